@@ -1,0 +1,53 @@
+# Tianhei: `make run` serves the demo site, `make test` runs the whole suite.
+# Both bootstrap a fresh machine: create .venv, install the project, migrate.
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?=
+
+.PHONY: bootstrap migrate run test lint format bench clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+bootstrap: $(STAMP)
+
+migrate: bootstrap
+	$(PY) manage.py migrate --noinput
+
+run: migrate
+	$(PY) manage.py seed_demo --if-empty
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+test: bootstrap
+	$(PY) manage.py compilemessages --ignore=.venv -v0
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: bootstrap
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy engine
+	$(VENV)/bin/mypy config league games
+	$(VENV)/bin/lint-imports
+
+format: bootstrap
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+bench: bootstrap
+	$(PY) -m pip install --quiet -e '.[dev,bench]'
+	$(PY) bench/validate.py
+	$(PY) bench/ratings.py --quick
+	$(PY) bench/seating.py
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles .mypy_cache .ruff_cache .pytest_cache

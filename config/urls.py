@@ -1,0 +1,22 @@
+"""Top-level URLs: pages per app, the versioned API, its schema, admin and health."""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from config.health import healthz
+
+urlpatterns = [
+    path("healthz", healthz, name="healthz"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/v1/", include("league.api_urls")),
+    path("api/v1/", include("games.api_urls")),
+    path("", include("games.urls")),
+    path("", include("league.urls")),
+]

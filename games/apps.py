@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class GamesConfig(AppConfig):
+    """What happened at the tables: game records, submissions, confirmation, results."""
+
+    name = "games"
+    verbose_name = _("Games")

@@ -1,0 +1,8 @@
+"""League pages. Views stay thin: reads come from selectors, writes go through services."""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "league/home.html")
