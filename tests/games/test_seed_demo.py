@@ -1,0 +1,14 @@
+"""`seed_demo` fills an empty database once and leaves a used one alone."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+
+@pytest.mark.django_db
+def test_seed_demo_if_empty_runs_once() -> None:
+    call_command("seed_demo", "--if-empty")
+    users = get_user_model().objects.count()
+    assert users >= 1
+    call_command("seed_demo", "--if-empty")
+    assert get_user_model().objects.count() == users
