@@ -1,0 +1,596 @@
+"""The KGR/1 game record: typed values, a reader that reports every problem, a writer.
+
+The reader only judges the record's form (spec §2): types, required and unknown keys,
+duplicate keys, seat numbering, the ruleset's id and parameters. Whether the game it
+describes was played legally is :mod:`engine.validate`'s job. ``dump_record`` writes the
+exact JSON form back, so ``parse_record(dump_record(r)) == r``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum, StrEnum
+from types import MappingProxyType
+from typing import Any, Literal
+
+from engine.errors import EngineError
+from engine.rulesets import Ruleset, RulesetError, get_ruleset
+
+FORMAT = "kgr/1"
+
+
+class Role(StrEnum):
+    """A role card."""
+
+    KILLER = "killer"
+    POLICE = "police"
+    CIVILIAN = "civilian"
+
+    @property
+    def side(self) -> Side:
+        """The side this role plays for."""
+        return Side.KILLERS if self is Role.KILLER else Side.GOOD
+
+
+class Side(StrEnum):
+    """The two sides at the table."""
+
+    GOOD = "good"
+    KILLERS = "killers"
+
+
+class Winner(StrEnum):
+    """A game's result."""
+
+    GOOD = "good"
+    KILLERS = "killers"
+    DRAW = "draw"
+
+
+class AwardKind(StrEnum):
+    """A referee's award."""
+
+    BONUS = "bonus"
+    PENALTY = "penalty"
+    WARNING = "warning"
+
+
+class Undeclared(Enum):
+    """Marks a day whose ``eliminated`` is not declared yet (a game in progress)."""
+
+    UNDECLARED = "undeclared"
+
+
+UNDECLARED: Literal[Undeclared.UNDECLARED] = Undeclared.UNDECLARED
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One broken rule: a stable dotted ``code``, a ``where`` (spec §4) and a message."""
+
+    code: str
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message} [{self.code}]"
+
+    def as_dict(self) -> dict[str, str]:
+        """The CLI's JSON form."""
+        return {"code": self.code, "where": self.where, "message": self.message}
+
+
+class RecordError(EngineError):
+    """A record that is malformed or breaks the rules; carries every violation found."""
+
+    def __init__(self, violations: tuple[Violation, ...] | list[Violation]) -> None:
+        self.violations = tuple(violations)
+        super().__init__("; ".join(str(v) for v in self.violations))
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A seat at the table, who sat there and the card they were dealt."""
+
+    seat: int
+    player: str
+    role: Role
+
+
+@dataclass(frozen=True, slots=True)
+class Night:
+    """A night: the killers' victim and the police's check (None: nothing happened)."""
+
+    n: int
+    kill: int | None
+    check: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Ballot:
+    """One ballot as (voter, target) pairs in record order; a None target abstains."""
+
+    votes: tuple[tuple[int, int | None], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LastWordsEntry:
+    """A dead player's last words and the seats they named."""
+
+    seat: int
+    suspects: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Day:
+    """A day. Optional keys absent from the record are None (``eliminated``: UNDECLARED)."""
+
+    n: int
+    eject: tuple[int, ...] | None = None
+    surrender: int | None = None
+    ballots: tuple[Ballot, ...] | None = None
+    eliminated: int | Undeclared | None = UNDECLARED
+    lot: int | None = None
+    last_words: tuple[LastWordsEntry, ...] | None = None
+
+
+Phase = Night | Day
+
+
+@dataclass(frozen=True, slots=True)
+class Award:
+    """A referee's bonus, penalty or warning; ``points`` None when absent."""
+
+    seat: int
+    kind: AwardKind
+    points: float | None = None
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RulesetOverride:
+    """The record's ``{"base": id, "overrides": {...}}`` form, kept as written."""
+
+    base: str
+    overrides: Mapping[str, Any] = field(hash=False)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A whole KGR/1 record. ``log`` None: result-only; ``result`` None: in progress."""
+
+    ruleset_spec: str | RulesetOverride
+    rules: Ruleset
+    seats: tuple[Seat, ...]
+    log: tuple[Phase, ...] | None = None
+    result: Winner | None = None
+    meta: Mapping[str, str] | None = field(default=None, hash=False)
+    awards: tuple[Award, ...] | None = None
+
+    @property
+    def n_players(self) -> int:
+        """The number of seats."""
+        return len(self.seats)
+
+
+def phase_label(phase: Phase) -> str:
+    """``"night 2"`` / ``"day 3"``, the ``where`` of anything about that phase."""
+    return f"night {phase.n}" if isinstance(phase, Night) else f"day {phase.n}"
+
+
+# --- reading -----------------------------------------------------------------------------
+
+
+class _Obj(dict[str, Any]):
+    """A JSON object that remembers which keys it saw twice."""
+
+    __slots__ = ("duplicates",)
+
+    def __init__(self, pairs: list[tuple[str, Any]]) -> None:
+        super().__init__(pairs)
+        self.duplicates = [k for k in self if sum(1 for p, _ in pairs if p == k) > 1]
+
+
+def _hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    if len({k for k, _ in pairs}) == len(pairs):
+        return dict(pairs)
+    return _Obj(pairs)
+
+
+def loads(text: str | bytes) -> Any:
+    """``json.loads`` keeping track of duplicate keys. Raises ``json.JSONDecodeError``."""
+    return json.loads(text, object_pairs_hook=_hook)
+
+
+_NIGHT_KEYS = frozenset({"phase", "n", "kill", "check"})
+_DAY_KEYS = frozenset(
+    {"phase", "n", "eject", "surrender", "ballots", "eliminated", "lot", "last_words"}
+)
+_TOP_KEYS = frozenset({"format", "ruleset", "meta", "seats", "log", "awards", "result"})
+
+
+def _is_int(v: object) -> bool:
+    return type(v) is int
+
+
+class _Reader:
+    """Walks the JSON value, collecting problems; ``fatal`` when no record can be built."""
+
+    def __init__(self) -> None:
+        self.problems: list[Violation] = []
+        self.fatal = False
+
+    def bad(self, code: str, where: str, path: str, message: str, fatal: bool = True) -> None:
+        self.problems.append(Violation(code, where, f"{path}: {message}"))
+        self.fatal = self.fatal or fatal
+
+    def obj(
+        self, v: Any, where: str, path: str, required: frozenset[str], allowed: frozenset[str]
+    ) -> bool:
+        """Check ``v`` is an object with every required key and no unknown one."""
+        if not isinstance(v, dict):
+            self.bad("record.type", where, path, f"expected an object, got {_kind(v)}")
+            return False
+        if isinstance(v, _Obj):
+            for k in v.duplicates:
+                self.bad("record.duplicate_key", where, path, f"key {k!r} appears twice", False)
+        if v.keys() - allowed:
+            for k in v:
+                if k not in allowed:
+                    self.bad("record.unknown_key", where, path, f"unknown key {k!r}", False)
+        if required - v.keys():
+            for k in sorted(required - v.keys()):
+                self.bad("record.missing_key", where, path, f"missing required key {k!r}")
+        return True
+
+    def seat(self, v: Any, where: str, path: str, nullable: bool) -> int | None:
+        if _is_int(v) and v >= 1:
+            return int(v)
+        if v is None and nullable:
+            return None
+        want = "a seat number or null" if nullable else "a seat number"
+        self.bad("record.type", where, path, f"expected {want}, got {json.dumps(v)[:40]}")
+        return None
+
+    def seat_list(self, v: Any, where: str, path: str) -> tuple[int, ...]:
+        if not isinstance(v, list):
+            self.bad("record.type", where, path, f"expected a list of seats, got {_kind(v)}")
+            return ()
+        return tuple(
+            s for i, x in enumerate(v) if (s := self.seat(x, where, f"{path}[{i}]", False))
+        )
+
+    def string(self, v: Any, where: str, path: str) -> str:
+        if isinstance(v, str) and v:
+            return v
+        self.bad("record.type", where, path, f"expected a non-empty string, got {_kind(v)}")
+        return ""
+
+    def enum(self, cls: type[Any], v: Any, where: str, path: str) -> Any:
+        try:
+            return cls(v)
+        except (ValueError, TypeError):
+            allowed = ", ".join(repr(e.value) for e in cls)
+            self.bad(
+                "record.bad_value", where, path, f"{json.dumps(v)[:40]} is not one of {allowed}"
+            )
+            return None
+
+
+def _kind(v: object) -> str:
+    if v is None:
+        return "null"
+    return {
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+    }.get(type(v), "an object")
+
+
+def _read_ruleset(r: _Reader, v: Any) -> tuple[str | RulesetOverride, Ruleset | None]:
+    spec: str | RulesetOverride
+    if isinstance(v, str):
+        spec = v
+    elif isinstance(v, dict):
+        if not r.obj(v, "setup", "ruleset", frozenset({"base", "overrides"}), frozenset()):
+            return "", None
+        if "base" not in v or "overrides" not in v:
+            return "", None
+        if not isinstance(v["base"], str) or not isinstance(v["overrides"], dict):
+            r.bad("record.type", "setup", "ruleset", "expected {base: id, overrides: {...}}")
+            return "", None
+        for where in _duplicates_within(v["overrides"], "ruleset.overrides"):
+            r.bad("record.duplicate_key", "setup", where, "a key appears twice", False)
+        spec = RulesetOverride(v["base"], MappingProxyType(json.loads(json.dumps(v["overrides"]))))
+    else:
+        r.bad("record.type", "setup", "ruleset", f"expected a ruleset id, got {_kind(v)}")
+        return "", None
+    try:
+        rules = get_ruleset(
+            spec if isinstance(spec, str) else {"base": spec.base, "overrides": spec.overrides}
+        )
+    except RulesetError as e:
+        r.bad(e.code, "setup", "ruleset", e.message)
+        return spec, None
+    return spec, rules
+
+
+def _duplicates_within(v: Any, path: str) -> list[str]:
+    found = []
+    if isinstance(v, _Obj) and v.duplicates:
+        found.append(path)
+    if isinstance(v, dict):
+        for k, x in v.items():
+            found += _duplicates_within(x, f"{path}.{k}")
+    elif isinstance(v, list):
+        for i, x in enumerate(v):
+            found += _duplicates_within(x, f"{path}[{i}]")
+    return found
+
+
+def _read_seats(r: _Reader, v: Any) -> tuple[Seat, ...]:
+    if not isinstance(v, list) or not v:
+        r.bad("record.type", "setup", "seats", f"expected a non-empty list, got {_kind(v)}")
+        return ()
+    seats = []
+    required = frozenset({"seat", "player", "role"})
+    for i, s in enumerate(v):
+        path = f"seats[{i}]"
+        if not r.obj(s, "setup", path, required, required) or required - s.keys():
+            continue
+        number = r.seat(s["seat"], "setup", f"{path}.seat", False)
+        player = r.string(s["player"], "setup", f"{path}.player")
+        role = r.enum(Role, s["role"], "setup", f"{path}.role")
+        if number and player and role:
+            seats.append(Seat(number, player, role))
+    if len(seats) != len(v):
+        return ()
+    numbers = sorted(s.seat for s in seats)
+    if numbers != list(range(1, len(seats) + 1)):
+        r.bad("setup.seats", "setup", "seats", f"seats must be 1..{len(seats)}, each exactly once")
+    players: set[str] = set()
+    for s in seats:
+        if s.player in players:
+            r.bad(
+                "setup.duplicate_player", "setup", "seats", f"player {s.player!r} holds two seats"
+            )
+        players.add(s.player)
+    return tuple(sorted(seats, key=lambda s: s.seat))
+
+
+def _read_night(r: _Reader, v: dict[str, Any], where: str, path: str) -> Night:
+    kill = r.seat(v.get("kill"), where, f"{path}.kill", True)
+    check = r.seat(v.get("check"), where, f"{path}.check", True)
+    return Night(v["n"], kill, check)
+
+
+def _read_ballot(r: _Reader, v: Any, where: str, path: str) -> Ballot:
+    if not isinstance(v, dict):
+        r.bad("record.type", where, path, f"expected an object voter → target, got {_kind(v)}")
+        return Ballot(())
+    if isinstance(v, _Obj):
+        for k in v.duplicates:
+            r.bad("record.duplicate_key", where, path, f"seat {k} voted twice", False)
+    votes = []
+    for key, target in v.items():
+        if not (isinstance(key, str) and key.isdigit() and key[0] != "0"):
+            r.bad("record.bad_value", where, path, f"voter {key!r} is not a seat number")
+            continue
+        if target is None or (_is_int(target) and target >= 1):
+            votes.append((int(key), target))
+        else:
+            r.seat(target, where, f"{path}.{key}", True)
+    return Ballot(tuple(votes))
+
+
+def _read_last_words(r: _Reader, v: Any, where: str, path: str) -> tuple[LastWordsEntry, ...]:
+    if not isinstance(v, list):
+        r.bad("record.type", where, path, f"expected a list, got {_kind(v)}")
+        return ()
+    entries = []
+    keys = frozenset({"seat", "suspects"})
+    for i, x in enumerate(v):
+        p = f"{path}[{i}]"
+        if r.obj(x, where, p, keys, keys) and not keys - x.keys():
+            seat = r.seat(x["seat"], where, f"{p}.seat", False)
+            suspects = r.seat_list(x["suspects"], where, f"{p}.suspects")
+            if seat:
+                entries.append(LastWordsEntry(seat, suspects))
+    return tuple(entries)
+
+
+def _read_day(r: _Reader, v: dict[str, Any], where: str, path: str) -> Day:
+    n = v["n"]
+    eject = r.seat_list(v["eject"], where, f"{path}.eject") if "eject" in v else None
+    surrender = (
+        r.seat(v["surrender"], where, f"{path}.surrender", False) if "surrender" in v else None
+    )
+    ballots: tuple[Ballot, ...] | None = None
+    if "ballots" in v:
+        raw = v["ballots"]
+        if isinstance(raw, list):
+            ballots = tuple(
+                _read_ballot(r, b, f"day {n} ballot {k + 1}", f"{path}.ballots[{k}]")
+                for k, b in enumerate(raw)
+            )
+        else:
+            r.bad("record.type", where, f"{path}.ballots", f"expected a list, got {_kind(raw)}")
+    eliminated: int | Undeclared | None = UNDECLARED
+    if "eliminated" in v:
+        eliminated = r.seat(v["eliminated"], where, f"{path}.eliminated", True)
+    lot = r.seat(v["lot"], where, f"{path}.lot", False) if "lot" in v else None
+    last_words = (
+        _read_last_words(r, v["last_words"], where, f"{path}.last_words")
+        if "last_words" in v
+        else None
+    )
+    return Day(n, eject, surrender, ballots, eliminated, lot, last_words)
+
+
+def _read_log(r: _Reader, v: Any) -> tuple[Phase, ...]:
+    if not isinstance(v, list):
+        r.bad("record.type", "setup", "log", f"expected a list of phases, got {_kind(v)}")
+        return ()
+    phases: list[Phase] = []
+    for i, entry in enumerate(v):
+        path = f"log[{i}]"
+        where = f"{'night' if i % 2 == 0 else 'day'} {i // 2 + 1}"
+        if not isinstance(entry, dict):
+            r.bad("record.type", where, path, f"expected a phase object, got {_kind(entry)}")
+            continue
+        kind, n = entry.get("phase"), entry.get("n")
+        if kind not in ("night", "day") or not (type(n) is int and n >= 1):
+            r.bad("record.bad_value", where, path, 'needs "phase": "night" or "day" and "n" ≥ 1')
+            continue
+        where = f"{kind} {n}"
+        if kind == "night":
+            if r.obj(entry, where, path, _NIGHT_KEYS, _NIGHT_KEYS):
+                phases.append(_read_night(r, entry, where, path))
+        elif r.obj(entry, where, path, frozenset({"phase", "n"}), _DAY_KEYS):
+            phases.append(_read_day(r, entry, where, path))
+    return tuple(phases)
+
+
+def _read_awards(r: _Reader, v: Any) -> tuple[Award, ...]:
+    if not isinstance(v, list):
+        r.bad("record.type", "awards", "awards", f"expected a list, got {_kind(v)}")
+        return ()
+    awards = []
+    required = frozenset({"seat", "kind"})
+    allowed = frozenset({"seat", "kind", "points", "reason"})
+    for i, a in enumerate(v):
+        path = f"awards[{i}]"
+        if not r.obj(a, "awards", path, required, allowed) or required - a.keys():
+            continue
+        seat = r.seat(a["seat"], "awards", f"{path}.seat", False)
+        kind = r.enum(AwardKind, a["kind"], "awards", f"{path}.kind")
+        points = a.get("points")
+        if points is not None and (type(points) not in (int, float)):
+            r.bad(
+                "record.type", "awards", f"{path}.points", f"expected a number, got {_kind(points)}"
+            )
+        reason = a.get("reason")
+        if reason is not None and not isinstance(reason, str):
+            r.bad(
+                "record.type", "awards", f"{path}.reason", f"expected a string, got {_kind(reason)}"
+            )
+        if "points" in a and points is None:
+            r.bad("record.type", "awards", f"{path}.points", "expected a number, got null")
+        if "reason" in a and reason is None:
+            r.bad("record.type", "awards", f"{path}.reason", "expected a string, got null")
+        if seat and kind:
+            awards.append(Award(seat, kind, points, reason))
+    return tuple(awards)
+
+
+def _read_meta(r: _Reader, v: Any) -> Mapping[str, str]:
+    if not isinstance(v, dict):
+        r.bad("record.type", "setup", "meta", f"expected an object of strings, got {_kind(v)}")
+        return {}
+    r.obj(v, "setup", "meta", frozenset(), frozenset(v))
+    for k, x in v.items():
+        if not isinstance(x, str):
+            r.bad("record.type", "setup", f"meta.{k}", f"expected a string, got {_kind(x)}")
+    return MappingProxyType(dict(v))
+
+
+def read_record(obj: Any) -> tuple[GameRecord | None, list[Violation]]:
+    """Read a record leniently: the record (None if its form is too broken) and every problem.
+
+    ``obj`` is the parsed JSON value, or JSON text (duplicate keys are then detected too).
+    """
+    r = _Reader()
+    if isinstance(obj, str | bytes):
+        try:
+            obj = loads(obj)
+        except json.JSONDecodeError as e:
+            r.bad(
+                "record.json",
+                "setup",
+                "$",
+                f"not JSON: {e.msg} at line {e.lineno} column {e.colno}",
+            )
+            return None, r.problems
+    if not r.obj(obj, "setup", "$", frozenset({"format", "ruleset", "seats"}), _TOP_KEYS):
+        return None, r.problems
+    if "format" in obj and obj["format"] != FORMAT:
+        r.bad("record.format", "setup", "format", f"expected {FORMAT!r}, got {obj['format']!r}")
+    spec, rules = _read_ruleset(r, obj["ruleset"]) if "ruleset" in obj else ("", None)
+    seats = _read_seats(r, obj["seats"]) if "seats" in obj else ()
+    meta = _read_meta(r, obj["meta"]) if "meta" in obj else None
+    log = _read_log(r, obj["log"]) if "log" in obj else None
+    awards = _read_awards(r, obj["awards"]) if "awards" in obj else None
+    result = None
+    if "result" in obj:
+        res = obj["result"]
+        keys = frozenset({"winner"})
+        if r.obj(res, "result", "result", keys, keys) and "winner" in res:
+            result = r.enum(Winner, res["winner"], "result", "result.winner")
+    if r.fatal or rules is None or any(p.code.startswith("setup.") for p in r.problems):
+        return None, r.problems
+    return GameRecord(spec, rules, seats, log, result, meta, awards), r.problems
+
+
+def parse_record(obj: Any) -> GameRecord:
+    """Read a record strictly: raise :class:`RecordError` with every problem in its form."""
+    record, problems = read_record(obj)
+    if problems or record is None:
+        raise RecordError(problems)
+    return record
+
+
+# --- writing -----------------------------------------------------------------------------
+
+
+def _dump_phase(p: Phase) -> dict[str, Any]:
+    if isinstance(p, Night):
+        return {"phase": "night", "n": p.n, "kill": p.kill, "check": p.check}
+    d: dict[str, Any] = {"phase": "day", "n": p.n}
+    if p.eject is not None:
+        d["eject"] = list(p.eject)
+    if p.surrender is not None:
+        d["surrender"] = p.surrender
+    if p.last_words is not None:
+        d["last_words"] = [{"seat": w.seat, "suspects": list(w.suspects)} for w in p.last_words]
+    if p.ballots is not None:
+        d["ballots"] = [{str(v): t for v, t in b.votes} for b in p.ballots]
+    if p.eliminated is not UNDECLARED:
+        d["eliminated"] = p.eliminated
+    if p.lot is not None:
+        d["lot"] = p.lot
+    return d
+
+
+def dump_record(record: GameRecord) -> dict[str, Any]:
+    """The record's JSON value, keys in the spec's order."""
+    spec = record.ruleset_spec
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "ruleset": spec
+        if isinstance(spec, str)
+        else {"base": spec.base, "overrides": json.loads(json.dumps(dict(spec.overrides)))},
+    }
+    if record.meta is not None:
+        out["meta"] = dict(record.meta)
+    out["seats"] = [
+        {"seat": s.seat, "player": s.player, "role": s.role.value} for s in record.seats
+    ]
+    if record.log is not None:
+        out["log"] = [_dump_phase(p) for p in record.log]
+    if record.awards is not None:
+        awards = []
+        for a in record.awards:
+            d: dict[str, Any] = {"seat": a.seat, "kind": a.kind.value}
+            if a.points is not None:
+                d["points"] = a.points
+            if a.reason is not None:
+                d["reason"] = a.reason
+            awards.append(d)
+        out["awards"] = awards
+    if record.result is not None:
+        out["result"] = {"winner": record.result.value}
+    return out
