@@ -13,9 +13,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from engine.errors import EngineError
+
+if TYPE_CHECKING:
+    from engine.record import GameRecord
 
 Role = Literal["killer", "police", "civilian"]
 Winner = Literal["good", "killers", "draw"]
@@ -33,6 +36,8 @@ ItemKind = Literal[
     "best-guess",
     "ci",
 ]
+
+_T = TypeVar("_T", bound=str)
 
 ROLES: tuple[Role, ...] = ("killer", "police", "civilian")
 WINNERS: tuple[Winner, ...] = ("good", "killers", "draw")
@@ -315,6 +320,62 @@ class GameSummary:
     def seat(self, number: int) -> SeatInfo:
         """The seat with this number (it exists: checked at construction)."""
         return next(s for s in self.seats if s.seat == number)
+
+
+def summarize(record: GameRecord, game: str) -> GameSummary:
+    """The scoring view of a KGR/1 record, labelled ``game`` (a file name or an id).
+
+    Meant for records that validated: the facts read here (night-1 kill, ejections,
+    day-1 last words, declared winner) are then exactly what the replay computed.
+    """
+    from engine.record import Day, Night
+
+    event = record.meta.get("event") if record.meta is not None else None
+    seats = tuple(
+        SeatInfo(s.seat, s.player, _pick(s.role.value, ROLES, "role")) for s in record.seats
+    )
+    awards = tuple(
+        AwardInfo(
+            a.seat,
+            _pick(a.kind.value, AWARD_KINDS, "award kind"),
+            _award_points(a.points),
+            a.reason or "",
+        )
+        for a in record.awards or ()
+    )
+    winner = None if record.result is None else _pick(record.result.value, WINNERS, "winner")
+    if record.log is None:
+        status: Status = "in-progress" if winner is None else "result-only"
+        return GameSummary(game, seats, status, winner, event, awards=awards)
+    victim = next((p.kill for p in record.log if isinstance(p, Night) and p.n == 1), None)
+    days = [p for p in record.log if isinstance(p, Day)]
+    words = [w for d in days if d.n == 1 for w in d.last_words or () if w.seat == victim]
+    return GameSummary(
+        game,
+        seats,
+        "in-progress" if winner is None else "finished",
+        winner,
+        event,
+        night1_victim=victim,
+        night1_suspects=words[0].suspects if words else (),
+        ejected=tuple(seat for d in days for seat in d.eject or ()),
+        awards=awards,
+    )
+
+
+def _pick(value: str, options: tuple[_T, ...], what: str) -> _T:
+    """``value`` as one of the literal ``options`` (a record enum's value, typed)."""
+    for option in options:
+        if option == value:
+            return option
+    raise SummaryError(f"unknown {what} {value!r}")
+
+
+def _award_points(points: float | None) -> Decimal:
+    """A record's JSON number as the exact decimal it was written as."""
+    if points is None:
+        return Decimal("0")
+    return Decimal(repr(points)) if isinstance(points, float) else Decimal(points)
 
 
 def _winner_rule(status: Status) -> str:
