@@ -1,0 +1,900 @@
+"""The rules of play as one state machine, shared by live games and record validation.
+
+:class:`GameState` is a game at the table: ``expected()`` says what may come next,
+``apply(event)`` takes one event or rejects it. Whole-record validation
+(:mod:`engine.validate`) replays a record through the very same step methods in a
+lenient mode (report, then carry on with what the record declares), so a live game
+and a record of it can never be judged differently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from engine.errors import EngineError
+from engine.record import (
+    UNDECLARED,
+    Ballot,
+    Day,
+    GameRecord,
+    LastWordsEntry,
+    Night,
+    Phase,
+    Role,
+    Seat,
+    Undeclared,
+    Violation,
+    Winner,
+)
+from engine.rulesets import BallotRule, FinalTie, KillersWin, LastWordsRule, Ruleset
+
+# --- events ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class NightAction:
+    """The night's two choices: the killers' victim and the police's check (None: none)."""
+
+    kill: int | None
+    check: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Eject:
+    """The referee removes a rule-breaker (before the day's voting)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Surrender:
+    """The last police officer or killer alive concedes (``classic`` only)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Lot:
+    """The seat drawn after a third tied ballot under ``final_tie: lot``."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Eliminate:
+    """The referee declares who the day's ballots put out (None: nobody)."""
+
+    seat: int | None
+
+
+Event = NightAction | Eject | Surrender | Ballot | Lot | Eliminate | LastWordsEntry
+
+
+class IllegalEventError(EngineError):
+    """An event the rules do not allow here; ``violations`` as whole-record validation says."""
+
+    def __init__(self, violations: Sequence[Violation]) -> None:
+        self.violations = tuple(violations)
+        first = self.violations[0]
+        self.code, self.where, self.message = first.code, first.where, first.message
+        super().__init__("; ".join(str(v) for v in self.violations))
+
+
+# --- outcome -----------------------------------------------------------------------------
+
+
+class Cause(StrEnum):
+    """How a player left the game."""
+
+    KILL = "kill"
+    VOTE = "vote"
+    LOT = "lot"
+    EJECT = "eject"
+
+
+_CAUSE_TEXT = {
+    Cause.KILL: "killed on",
+    Cause.VOTE: "voted out on",
+    Cause.LOT: "drawn out by lot on",
+    Cause.EJECT: "ejected on",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Death:
+    """A player out of the game: seat, cause, and the phase (``"night 2"``, ``"day 3"``)."""
+
+    seat: int
+    cause: Cause
+    phase: str
+
+
+class Step(StrEnum):
+    """What kind of event comes next."""
+
+    NIGHT = "night"  # kill and check
+    DAY = "day"  # ejections, a surrender, or ballot 1
+    BALLOT = "ballot"  # a tie-break ballot
+    LOT = "lot"  # the referee draws lots among the tied
+    DECLARE = "declare"  # the referee declares who is out
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Expected:
+    """What may come next; fields not about ``step`` are empty."""
+
+    step: Step
+    phase: str
+    alive: frozenset[int]
+    kill_targets: frozenset[int] = frozenset()
+    check_targets: frozenset[int] = frozenset()  # empty: the check must be None
+    ejectable: frozenset[int] = frozenset()
+    may_surrender: frozenset[int] = frozenset()
+    ballot: int = 0
+    voters: frozenset[int] = frozenset()
+    candidates: frozenset[int] = frozenset()
+    abstain: bool = False
+    tie: str | None = None
+    lot_candidates: frozenset[int] = frozenset()
+    eliminated: int | None = None
+    last_words: frozenset[int] = frozenset()
+    winner: Winner | None = None
+    reason: str | None = None
+
+
+# --- the state machine -------------------------------------------------------------------
+
+_OPEN, _VOTING, _LOT, _DECLARE, _DONE = range(5)  # stages of a day
+_UNKNOWN = -1  # a day whose computed outcome the record's errors left undecidable
+
+
+def _seats(seats: Iterable[int]) -> str:
+    s = sorted(seats)
+    return "seat " + str(s[0]) if len(s) == 1 else "seats " + ", ".join(map(str, s))
+
+
+class GameState:
+    """A game in play under one ruleset; see the module docstring."""
+
+    def __init__(self, ruleset: Ruleset, seats: Sequence[Seat]) -> None:
+        self.rules = ruleset
+        self.seats = tuple(sorted(seats, key=lambda s: s.seat))
+        self.n = len(self.seats)
+        self.role = {s.seat: s.role for s in self.seats}
+        self.dealt = {r: sum(1 for s in self.seats if s.role is r) for r in Role}
+        self.alive_count = dict(self.dealt)
+        self.alive: set[int] = set(self.role)
+        self.round = 1
+        self.at_night = True
+        self.deaths: list[Death] = []
+        self.death_of: dict[int, Death] = {}
+        self.entitled: list[int] = []  # seats entitled to last words, in death order
+        self.counted_deaths = 0  # kills and eliminations, for ``first-deaths``
+        self.night1_victim: int | None = None
+        self.winner: Winner | None = None
+        self.ended: str | None = None
+        self.reason: str | None = None
+        self.log: list[Phase] = []
+        self._new_day_vars()
+
+    def _new_day_vars(self) -> None:
+        self.stage = _OPEN
+        self.ballots: list[Ballot] = []
+        self.candidates: frozenset[int] | None = None
+        self.tie: str | None = None
+        self.outcome: int | None = None  # the seat the ballots put out, None, or _UNKNOWN
+        self.by_lot = False
+        self.ejected_today: list[int] = []
+        self.surrendered: int | None = None
+        self.lot: int | None = None
+        self.eliminated: int | Undeclared | None = UNDECLARED
+        self.speakers: set[int] = set()  # may give last words today
+        self.spoken: list[LastWordsEntry] = []
+        self.day_touched = False
+
+    # --- queries ---------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended."""
+        return self.winner is not None
+
+    @property
+    def label(self) -> str:
+        """The current phase: ``"night N"`` or ``"day N"``."""
+        return f"{'night' if self.at_night else 'day'} {self.round}"
+
+    def _night_label(self) -> str:
+        return f"night {self.round if self.at_night else self.round + 1}"
+
+    def _abstain_ok(self, k: int) -> bool:
+        return self.rules.abstain_allowed(k)
+
+    def expected(self) -> Expected:
+        """What may come next, with the allowed seats."""
+        alive = frozenset(self.alive)
+        speakers = frozenset(self.speakers - {w.seat for w in self.spoken})
+        if self.over:
+            return Expected(
+                Step.OVER,
+                self.label,
+                alive,
+                last_words=speakers,
+                winner=self.winner,
+                reason=self.reason,
+            )
+        if self.at_night or self.stage == _DONE:
+            police = self.alive_count[Role.POLICE] > 0
+            return Expected(
+                Step.NIGHT,
+                self._night_label(),
+                alive,
+                kill_targets=alive,
+                check_targets=alive if police else frozenset(),
+                last_words=speakers,
+            )
+        if self.stage in (_OPEN, _VOTING):
+            k = len(self.ballots) + 1
+            open_ = self.stage == _OPEN
+            surrender = frozenset(
+                s
+                for s in alive
+                if self.rules.surrender
+                and self.role[s] is not Role.CIVILIAN
+                and self.alive_count[self.role[s]] == 1
+            )
+            return Expected(
+                Step.DAY if open_ else Step.BALLOT,
+                self.label,
+                alive,
+                ejectable=alive if open_ else frozenset(),
+                may_surrender=surrender if open_ else frozenset(),
+                ballot=k,
+                voters=alive,
+                candidates=alive if self.candidates is None else self.candidates,
+                abstain=self._abstain_ok(k),
+                tie=self.tie,
+                last_words=speakers,
+            )
+        if self.stage == _LOT:
+            return Expected(
+                Step.LOT,
+                self.label,
+                alive,
+                lot_candidates=self.candidates or frozenset(),
+                tie=self.tie,
+                last_words=speakers,
+            )
+        return Expected(
+            Step.DECLARE,
+            self.label,
+            alive,
+            eliminated=None if self.outcome == _UNKNOWN else self.outcome,
+            tie=self.tie,
+            last_words=speakers,
+        )
+
+    def _gone(self, seat: int) -> str:
+        d = self.death_of[seat]
+        return f"{_CAUSE_TEXT[d.cause]} {d.phase}"
+
+    # --- removing players and ending the game ----------------------------------------------
+
+    def _remove(self, seat: int, cause: Cause) -> None:
+        death = Death(seat, cause, self.label)
+        self.alive.discard(seat)
+        role = self.role[seat]
+        self.alive_count[role] -= 1
+        self.deaths.append(death)
+        self.death_of[seat] = death
+        if cause is not Cause.EJECT:
+            self.counted_deaths += 1
+            if self._entitled(seat, cause):
+                self.entitled.append(seat)
+                self.speakers.add(seat)
+        if cause is Cause.KILL and self.round == 1:
+            self.night1_victim = seat
+        self._end_test()
+
+    def _entitled(self, seat: int, cause: Cause) -> bool:
+        policy = self.rules.last_words
+        if policy is LastWordsRule.FIRST_ROUND:
+            return self.round == 1
+        if policy is LastWordsRule.FIRST_DEATHS:
+            return self.counted_deaths <= self.dealt[Role.KILLER]
+        return cause is Cause.KILL or self.role[seat] is not Role.KILLER
+
+    def _out(self, role: Role) -> bool:
+        return self.dealt[role] > 0 and self.alive_count[role] == 0
+
+    def _end_test(self) -> None:
+        if self.alive_count[Role.KILLER] == 0:
+            self._end(Winner.GOOD, "every killer is out")
+            return
+        rule = self.rules.killers_win
+        if rule is KillersWin.ALL_GOOD_OUT:
+            if self.alive_count[Role.POLICE] + self.alive_count[Role.CIVILIAN] == 0:
+                self._end(Winner.KILLERS, "every good player is out")
+        elif self._out(Role.POLICE):
+            self._end(Winner.KILLERS, "every police officer is out")
+        elif self._out(Role.CIVILIAN):
+            if rule is KillersWin.POLICE_OUT:
+                self._end(Winner.DRAW, "every civilian is out")
+            else:
+                self._end(Winner.KILLERS, "every civilian is out")
+
+    def _end(self, winner: Winner, reason: str) -> None:
+        self.winner, self.reason, self.ended = winner, reason, self.label
+
+    # --- stepping --------------------------------------------------------------------------
+
+    def apply(self, event: Event) -> None:
+        """Play one event, or raise :class:`IllegalEventError` and leave the state unchanged."""
+        self.step(event, strict=True)
+
+    def step(self, event: Event, strict: bool) -> list[Violation]:
+        """Judge ``event``; strict: raise on a violation, else report it and play on."""
+        if isinstance(event, Ballot):
+            found = self._check_ballot(event)
+            if self._go(found, strict):
+                self._commit_ballot(event)
+        elif isinstance(event, NightAction):
+            found = self._check_night(event)
+            if self._go(found, strict):
+                self._commit_night(event)
+        elif isinstance(event, Eliminate):
+            found = self._check_eliminate(event)
+            if self._go(found, strict):
+                self._commit_eliminate(event)
+        elif isinstance(event, LastWordsEntry):
+            found = self._check_last_words(event)
+            if self._go(found, strict):
+                self._commit_last_words(event)
+        elif isinstance(event, Eject):
+            found = self._check_eject(event)
+            if self._go(found, strict):
+                self._commit_eject(event)
+        elif isinstance(event, Surrender):
+            found = self._check_surrender(event)
+            if self._go(found, strict):
+                self._commit_surrender(event)
+        else:
+            found = self._check_lot(event)
+            if self._go(found, strict):
+                self._commit_lot(event)
+        return found
+
+    @staticmethod
+    def _go(found: list[Violation], strict: bool) -> bool:
+        """Whether to play the event: never after the end or a misuse, never if strict."""
+        if not found:
+            return True
+        if strict:
+            raise IllegalEventError(found)
+        return found[0].code not in ("phase.after_end", "event.unexpected")
+
+    def _after_end(self, where: str) -> Violation:
+        return Violation(
+            "phase.after_end", where, f"{where}: the game already ended on {self.ended}"
+        )
+
+    def _unexpected(self, what: str) -> list[Violation]:
+        e = self.expected()
+        return [
+            Violation("event.unexpected", self.label, f"{self.label}: {what} now; next: {e.step}")
+        ]
+
+    def _unknown(self, code: str, where: str, seat: int, what: str) -> Violation | None:
+        if 1 <= seat <= self.n:
+            return None
+        return Violation(code, where, f"{where}: {what} seat {seat}, but seats are 1..{self.n}")
+
+    # night
+
+    def close_day(self) -> list[Violation]:
+        """What the current day still lacks before the game may move on (none at night)."""
+        if self.at_night or self.over:
+            return []
+        w = self.label
+        if self.stage == _OPEN:
+            return [Violation("day.missing_ballots", w, f"{w}: no ballot was held")]
+        if self.stage == _VOTING:
+            k = len(self.ballots) + 1
+            where = f"{w} ballot {k}"
+            return [Violation("ballot.missing", where, f"{where}: {self.tie}, but no ballot {k}")]
+        if self.stage == _LOT:
+            return [Violation("lot.missing", w, f"{w}: {self.tie}, but no lot was drawn")]
+        if self.stage == _DECLARE:
+            return [Violation("day.missing_eliminated", w, f"{w}: nobody was declared out")]
+        return []
+
+    def _check_night(self, e: NightAction) -> list[Violation]:
+        where = self._night_label()
+        if self.over:
+            return [self._after_end(where)]
+        found = self.close_day()
+        if e.kill is not None:
+            v = self._unknown("kill.unknown_seat", where, e.kill, "the killers chose")
+            if v:
+                found.append(v)
+            elif e.kill not in self.alive:
+                found.append(
+                    Violation(
+                        "kill.dead_target",
+                        where,
+                        f"{where}: the killers chose seat {e.kill}, who was {self._gone(e.kill)}",
+                    )
+                )
+        if e.check is not None:
+            v = self._unknown("check.unknown_seat", where, e.check, "the police checked")
+            if v:
+                found.append(v)
+            elif self.alive_count[Role.POLICE] == 0:
+                found.append(
+                    Violation(
+                        "check.no_police",
+                        where,
+                        f"{where}: seat {e.check} was checked, but no police officer is alive",
+                    )
+                )
+            elif e.check not in self.alive:
+                found.append(
+                    Violation(
+                        "check.dead_target",
+                        where,
+                        f"{where}: the police checked seat {e.check}, who was "
+                        f"{self._gone(e.check)}",
+                    )
+                )
+        return found
+
+    def _day_entry(self) -> Day:
+        return Day(
+            self.round,
+            tuple(self.ejected_today) if self.ejected_today else None,
+            self.surrendered,
+            tuple(self.ballots) if self.ballots else None,
+            self.eliminated,
+            self.lot,
+            tuple(self.spoken) if self.spoken else None,
+        )
+
+    def _commit_night(self, e: NightAction) -> None:
+        if not self.at_night:
+            if self.day_touched:
+                self.log.append(self._day_entry())
+            self.round += 1
+            self.at_night = True
+        self._new_day_vars()
+        self.log.append(Night(self.round, e.kill, e.check))
+        if e.kill is not None and e.kill in self.alive:
+            self._remove(e.kill, Cause.KILL)
+        self.at_night = False
+
+    # day: ejections and surrender
+
+    def _check_eject(self, e: Eject) -> list[Violation]:
+        if self.at_night:
+            return self._unexpected("an ejection is recorded by day")
+        w = self.label
+        if self.over:
+            return [self._after_end(w)]
+        if self.stage != _OPEN:
+            return self._unexpected("ejections come before the day's first ballot")
+        v = self._unknown("eject.unknown_seat", w, e.seat, "the referee ejected")
+        if v:
+            return [v]
+        if e.seat not in self.alive:
+            return [
+                Violation(
+                    "eject.dead_seat",
+                    w,
+                    f"{w}: seat {e.seat} was ejected, but was {self._gone(e.seat)}",
+                )
+            ]
+        return []
+
+    def _commit_eject(self, e: Eject) -> None:
+        self.day_touched = True
+        self.ejected_today.append(e.seat)
+        if e.seat in self.alive:
+            self._remove(e.seat, Cause.EJECT)
+
+    def _check_surrender(self, e: Surrender) -> list[Violation]:
+        if self.at_night:
+            return self._unexpected("a surrender is recorded by day")
+        w = self.label
+        if self.over:
+            return [self._after_end(w)]
+        if self.stage != _OPEN or self.surrendered is not None:
+            return self._unexpected("a surrender comes before the day's first ballot")
+        if not self.rules.surrender:
+            return [
+                Violation(
+                    "surrender.not_allowed",
+                    w,
+                    f"{w}: seat {e.seat} surrendered, but {self.rules.id} has no surrender",
+                )
+            ]
+        v = self._unknown("surrender.unknown_seat", w, e.seat, "surrender by")
+        if v:
+            return [v]
+        if e.seat not in self.alive:
+            return [
+                Violation(
+                    "surrender.dead_seat",
+                    w,
+                    f"{w}: seat {e.seat} surrendered, but was {self._gone(e.seat)}",
+                )
+            ]
+        role = self.role[e.seat]
+        if role is Role.CIVILIAN:
+            return [
+                Violation(
+                    "surrender.civilian",
+                    w,
+                    f"{w}: seat {e.seat} is a civilian and may not surrender",
+                )
+            ]
+        if self.alive_count[role] > 1:
+            mates = [s for s in self.alive if self.role[s] is role and s != e.seat]
+            return [
+                Violation(
+                    "surrender.teammate_alive",
+                    w,
+                    f"{w}: seat {e.seat} surrendered while {_seats(mates)} ({role}) still alive",
+                )
+            ]
+        return []
+
+    def _commit_surrender(self, e: Surrender) -> None:
+        self.day_touched = True
+        self.surrendered = e.seat
+        if e.seat in self.alive:
+            role = self.role[e.seat]
+            winner = Winner.GOOD if role is Role.KILLER else Winner.KILLERS
+            self._end(winner, f"seat {e.seat} ({role}) surrendered")
+
+    # day: ballots
+
+    def _check_ballot(self, b: Ballot) -> list[Violation]:
+        k = len(self.ballots) + 1
+        if self.at_night:
+            return self._unexpected("ballots are held by day")
+        where = f"day {self.round} ballot {k}"
+        if self.over and self.stage in (_OPEN, _VOTING):
+            return [self._after_end(self.label)]
+        if self.stage not in (_OPEN, _VOTING):
+            why = (
+                f"ballot {k - 1} already decided the day"
+                if self.stage != _DONE
+                else "the day is over"
+            )
+            return [Violation("ballot.extra", where, f"{where}: one ballot too many: {why}")]
+        found: list[Violation] = []
+        alive, candidates = self.alive, self.candidates
+        abstain_ok = self._abstain_ok(k)
+        seen: set[int] = set()
+        n = self.n
+        for voter, target in b.votes:
+            if not 1 <= voter <= n:
+                found.append(
+                    Violation(
+                        "vote.unknown_seat",
+                        where,
+                        f"{where}: seat {voter} voted, but seats are 1..{n}",
+                    )
+                )
+                continue
+            if voter in seen:
+                found.append(
+                    Violation("vote.duplicate_voter", where, f"{where}: seat {voter} voted twice")
+                )
+                continue
+            seen.add(voter)
+            if voter not in alive:
+                found.append(
+                    Violation(
+                        "vote.dead_voter",
+                        where,
+                        f"{where}: seat {voter} voted but was {self._gone(voter)}",
+                    )
+                )
+                continue
+            if target is None:
+                if not abstain_ok:
+                    found.append(
+                        Violation(
+                            "vote.abstain_forbidden",
+                            where,
+                            f"{where}: seat {voter} abstained, but every voter must vote here",
+                        )
+                    )
+            elif not 1 <= target <= n:
+                found.append(
+                    Violation(
+                        "vote.unknown_seat",
+                        where,
+                        f"{where}: seat {voter} voted for seat {target}, but seats are 1..{n}",
+                    )
+                )
+            elif target == voter:
+                found.append(
+                    Violation("vote.self_vote", where, f"{where}: seat {voter} voted for themself")
+                )
+            elif target not in alive:
+                found.append(
+                    Violation(
+                        "vote.dead_target",
+                        where,
+                        f"{where}: seat {voter} voted for seat {target}, who was "
+                        f"{self._gone(target)}",
+                    )
+                )
+            elif candidates is not None and target not in candidates:
+                found.append(
+                    Violation(
+                        "vote.not_candidate",
+                        where,
+                        f"{where}: seat {voter} voted for seat {target}, but this ballot is "
+                        f"between {_seats(candidates)}",
+                    )
+                )
+        missing = alive - seen
+        if missing:
+            for s in sorted(missing):
+                found.append(
+                    Violation("vote.missing_voter", where, f"{where}: seat {s} did not vote")
+                )
+        return found
+
+    def _count(self, b: Ballot) -> dict[int, int]:
+        """Votes per target, counting only legal votes (spec §4)."""
+        counts: dict[int, int] = {}
+        alive, candidates = self.alive, self.candidates
+        seen: set[int] = set()
+        for voter, target in b.votes:
+            if voter in seen or voter not in alive:
+                continue
+            seen.add(voter)
+            if target is None or target == voter or target not in alive:
+                continue
+            if candidates is not None and target not in candidates:
+                continue
+            counts[target] = counts.get(target, 0) + 1
+        return counts
+
+    def _commit_ballot(self, b: Ballot) -> None:
+        if self.stage not in (_OPEN, _VOTING):
+            return  # an extra ballot: reported, not counted
+        counts = self._count(b)
+        self.ballots.append(b)
+        self.day_touched = True
+        k = len(self.ballots)
+        self.stage = _DECLARE
+        if not counts:
+            self.outcome, self.tie = None, None
+            return
+        top = max(counts.values())
+        leaders = frozenset(s for s, c in counts.items() if c == top)
+        if self.rules.ballot is BallotRule.MAJORITY:
+            if top * 2 > sum(counts.values()):
+                self.outcome, self.tie = next(iter(leaders)), None
+            elif k >= self.rules.max_ballots:
+                self.outcome, self.tie = None, None
+            else:
+                if len(leaders) == 1:
+                    second = max((c for c in counts.values() if c < top), default=0)
+                    leaders |= {s for s, c in counts.items() if c == second}
+                self._runoff(
+                    leaders, f"no majority in ballot {k}: runoff between {_seats(leaders)}"
+                )
+            return
+        if len(leaders) == 1:
+            self.outcome, self.tie = next(iter(leaders)), None
+        elif k == 1:
+            self._runoff(leaders, f"ballot 1 tied between {_seats(leaders)}: tie-break")
+        elif k == 2:
+            self._runoff(leaders, f"ballot 2 tied between {_seats(leaders)}: off-site PK")
+        else:
+            self._final_tie(leaders)
+
+    def _runoff(self, candidates: frozenset[int], why: str) -> None:
+        self.stage, self.candidates, self.tie = _VOTING, candidates, why
+
+    def _final_tie(self, tied: frozenset[int]) -> None:
+        rule = self.rules.final_tie
+        self.tie = f"ballot 3 tied between {_seats(tied)}: final tie ({rule})"
+        self.outcome = None
+        if rule is FinalTie.LOT:
+            self.stage, self.candidates = _LOT, tied
+        elif rule is FinalTie.KILLERS:
+            self._end(Winner.KILLERS, "a third tied ballot goes to the killers")
+        else:
+            self._end(Winner.DRAW, "a third tied ballot draws the game")
+
+    def _check_lot(self, e: Lot) -> list[Violation]:
+        if self.at_night:
+            return self._unexpected("lots are drawn by day")
+        w = self.label
+        if self.over:
+            return [self._after_end(w)]
+        if self.stage != _LOT:
+            why = (
+                f"{self.rules.id} has no lots"
+                if self.rules.final_tie is not FinalTie.LOT
+                else "no third tied ballot"
+            )
+            return [Violation("lot.unexpected", w, f"{w}: seat {e.seat} was drawn, but {why}")]
+        tied = self.candidates or frozenset()
+        if e.seat not in tied:
+            return [
+                Violation(
+                    "lot.not_tied",
+                    w,
+                    f"{w}: seat {e.seat} was drawn, but the tie was between {_seats(tied)}",
+                )
+            ]
+        return []
+
+    def _commit_lot(self, e: Lot) -> None:
+        self.day_touched = True
+        self.lot = e.seat
+        if self.stage == _LOT:
+            tied = self.candidates or frozenset()
+            self.stage, self.by_lot = _DECLARE, True
+            self.outcome = e.seat if e.seat in tied else _UNKNOWN
+
+    def _check_eliminate(self, e: Eliminate) -> list[Violation]:
+        if self.at_night:
+            return self._unexpected("eliminations are declared by day")
+        w = self.label
+        if self.over:
+            if self.stage == _DECLARE and self.outcome is None and e.seat is None:
+                return []  # the final tie ended the game; nobody is out
+            if self.stage != _DECLARE:
+                return [self._after_end(w)]
+        if self.stage == _DONE:
+            return self._unexpected("the day's elimination is already declared")
+        if self.stage != _DECLARE:
+            return self.close_day()
+        if self.outcome == _UNKNOWN or e.seat == self.outcome:
+            return []
+        said = "nobody" if e.seat is None else f"seat {e.seat}"
+        due = "nobody" if self.outcome is None else f"seat {self.outcome}"
+        return [
+            Violation(
+                "day.wrong_elimination",
+                w,
+                f"{w}: {said} declared out, but the ballots put {due} out",
+            )
+        ]
+
+    def _commit_eliminate(self, e: Eliminate) -> None:
+        if self.stage == _DONE:
+            return
+        self.day_touched = True
+        self.eliminated = e.seat
+        by_lot = self.by_lot
+        self.stage = _DONE
+        if e.seat is not None and e.seat in self.alive and not self.over:
+            self._remove(e.seat, Cause.LOT if by_lot else Cause.VOTE)
+
+    # last words
+
+    def _check_last_words(self, e: LastWordsEntry) -> list[Violation]:
+        w = self.label if not self.at_night else f"day {self.round}"
+        if self.at_night:
+            return self._unexpected("last words are recorded by day")
+        v = self._unknown("last_words.unknown_seat", w, e.seat, "last words by")
+        if v:
+            return [v]
+        if any(x.seat == e.seat for x in self.spoken):
+            return [
+                Violation("last_words.duplicate", w, f"{w}: seat {e.seat} gave last words twice")
+            ]
+        found = []
+        if e.seat not in self.speakers:
+            if e.seat in self.alive:
+                why = "is alive"
+            elif e.seat not in self.entitled:
+                why = f"was {self._gone(e.seat)} and has none under {self.rules.last_words}"
+            else:
+                why = f"was {self._gone(e.seat)}; last words belong to that round's day"
+            found.append(
+                Violation(
+                    "last_words.not_entitled", w, f"{w}: seat {e.seat} gave last words but {why}"
+                )
+            )
+        limit = self.dealt[Role.KILLER]
+        if len(e.suspects) > limit:
+            found.append(
+                Violation(
+                    "last_words.too_many_suspects",
+                    w,
+                    f"{w}: seat {e.seat} named {len(e.suspects)} suspects; at most {limit}",
+                )
+            )
+        bad = [s for s in e.suspects if s == e.seat or not 1 <= s <= self.n]
+        if bad or len(set(e.suspects)) != len(e.suspects):
+            found.append(
+                Violation(
+                    "last_words.bad_suspect",
+                    w,
+                    f"{w}: seat {e.seat} named {list(e.suspects)}: suspects must be distinct "
+                    f"seats 1..{self.n} other than the speaker",
+                )
+            )
+        return found
+
+    def _commit_last_words(self, e: LastWordsEntry) -> None:
+        if self.at_night:
+            return
+        self.day_touched = True
+        self.spoken.append(e)
+
+    def judge_result(self, declared: Winner | None) -> list[Violation]:
+        """Check the record's result (None: in progress) against the game so far."""
+        if declared is None:
+            if not self.over:
+                return []
+            return [
+                Violation(
+                    "result.missing",
+                    "result",
+                    f"result: the game ended on {self.ended} ({self.reason}), "
+                    "but no result is recorded",
+                )
+            ]
+        if not self.over:
+            return [
+                Violation(
+                    "result.unfinished",
+                    "result",
+                    f"result: {declared} declared, but the game has not ended "
+                    f"(next: {self.expected().step} on {self.expected().phase})",
+                )
+            ]
+        if declared is not self.winner:
+            return [
+                Violation(
+                    "result.wrong_winner",
+                    "result",
+                    f"result: {declared} declared, but {self.winner} won on {self.ended} "
+                    f"({self.reason})",
+                )
+            ]
+        return []
+
+    # --- the record ------------------------------------------------------------------------
+
+    def to_record(self, result: bool = True, meta: dict[str, str] | None = None) -> GameRecord:
+        """The game so far as a record; the result is filled in once the game is over."""
+        log = list(self.log)
+        if not self.at_night and self.day_touched:
+            log.append(self._day_entry())
+        return GameRecord(
+            ruleset_spec=self.rules.id,
+            rules=self.rules,
+            seats=self.seats,
+            log=tuple(log),
+            result=self.winner if result else None,
+            meta=meta,
+        )
+
+
+def day_events(day: Day) -> list[Event]:
+    """A recorded day as events, in the order the rules take them."""
+    events: list[Event] = [Eject(s) for s in day.eject or ()]
+    if day.surrender is not None:
+        events.append(Surrender(day.surrender))
+    events.extend(day.ballots or ())
+    if day.lot is not None:
+        events.append(Lot(day.lot))
+    if day.eliminated is not UNDECLARED:
+        events.append(Eliminate(day.eliminated))
+    events.extend(day.last_words or ())
+    return events
