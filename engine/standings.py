@@ -31,6 +31,7 @@ from engine.scoring import (
 )
 
 Direction = Literal["higher", "lower"]
+Unit = Literal["points", "count"]
 
 
 class StandingsError(EngineError):
@@ -91,7 +92,12 @@ class Metric:
     key: str
     name: str
     direction: Direction
+    unit: Unit
     compute: Callable[[PlayerTally], Decimal]
+
+    def show(self, value: Decimal) -> str:
+        """A value as people write it: points with a decimal place, counts without."""
+        return format_points(value) if self.unit == "points" else str(int(value))
 
     def order_key(self, tally: PlayerTally) -> Decimal:
         """A key that sorts better players first."""
@@ -130,12 +136,24 @@ METRICS: Mapping[str, Metric] = MappingProxyType(
     {
         m.key: m
         for m in (
-            Metric("points", "total points", "higher", _points),
-            Metric("wins", "wins", "higher", _wins),
-            Metric("awards", "award points", "higher", _awards),
-            Metric("police-killer-wins", "wins as police or killer", "higher", _police_killer_wins),
-            Metric("night1-deaths", "times killed on night 1 as good", "higher", _night1_deaths),
-            Metric(LOTS, "drawing of lots", "lower", _lot),
+            Metric("points", "total points", "higher", "points", _points),
+            Metric("wins", "wins", "higher", "count", _wins),
+            Metric("awards", "award points", "higher", "points", _awards),
+            Metric(
+                "police-killer-wins",
+                "wins as police or killer",
+                "higher",
+                "count",
+                _police_killer_wins,
+            ),
+            Metric(
+                "night1-deaths",
+                "times killed on night 1 as good",
+                "higher",
+                "count",
+                _night1_deaths,
+            ),
+            Metric(LOTS, "drawing of lots", "lower", "count", _lot),
         )
     }
 )
@@ -248,10 +266,9 @@ class Standings:
             if x != y:
                 metric = METRICS[key]
                 decided = f"{first.player} ranks above {second.player} on {metric.name}"
+                values = f"{metric.show(x)} vs {metric.show(y)}"
                 if key == LOTS:
-                    values = f"lot {x} vs {y}, seed {self.seed}"
-                else:
-                    values = f"{_show(x)} vs {_show(y)}"
+                    values = f"lot {values}, seed {self.seed}"
                 return Explanation(
                     first.player,
                     second.player,
@@ -273,14 +290,10 @@ class Standings:
         )
 
 
-def _show(value: Decimal) -> str:
-    return str(value) if value == value.to_integral_value() else format_points(value)
-
-
 def _level_text(level: Sequence[str], row: StandingRow) -> str:
     if not level:
         return ""
-    shown = ", ".join(f"{METRICS[k].name} ({_show(row.metrics[k])})" for k in level)
+    shown = ", ".join(f"{METRICS[k].name} ({METRICS[k].show(row.metrics[k])})" for k in level)
     return f"; level on {shown}"
 
 
