@@ -13,6 +13,7 @@ from engine.scoring import (
     AwardInfo,
     GameSummary,
     ProfileError,
+    Role,
     SeatInfo,
     Status,
     SummaryError,
@@ -25,7 +26,16 @@ from engine.scoring import (
 
 D = Decimal
 # An 8-player classic table: killers at 1 and 5, police at 2 and 6, civilians elsewhere.
-ROLES = ("killer", "police", "civilian", "civilian", "killer", "police", "civilian", "civilian")
+ROLES: tuple[Role, ...] = (
+    "killer",
+    "police",
+    "civilian",
+    "civilian",
+    "killer",
+    "police",
+    "civilian",
+    "civilian",
+)
 SEATS = tuple(SeatInfo(n, f"p{n}", role) for n, role in enumerate(ROLES, start=1))
 
 
@@ -54,13 +64,13 @@ def test_club_v1_is_the_spec_table() -> None:
     assert get_profile("club-v1") is CLUB_V1
     assert CLUB_V1.key == "club-v1" and set(PROFILES) == {"club-v1"}
     assert (CLUB_V1.good_win, CLUB_V1.killers_win, CLUB_V1.draw, CLUB_V1.loss) == (
-        1,
-        1,
+        D(1),
+        D(1),
         D("0.5"),
-        0,
+        D(0),
     )
     assert (CLUB_V1.bonus_cap, CLUB_V1.warning_threshold, CLUB_V1.warning_penalty) == (
-        1,
+        D(1),
         4,
         D("0.5"),
     )
@@ -142,7 +152,7 @@ def test_draw_scores_half_to_everyone() -> None:
 
 def test_loss_is_an_explicit_zero_line_with_its_reason() -> None:
     (item,) = next(p for p in score_game(game("good")).players if p.player == "p1").items
-    assert (item.kind, item.points, item.reason) == ("result", 0, "lost: good side won")
+    assert (item.kind, item.points, item.reason) == ("result", D(0), "lost: good side won")
 
 
 # --- awards -----------------------------------------------------------------------------
@@ -157,13 +167,13 @@ def test_bonuses_are_capped_per_player_per_game() -> None:
         )
     )
     assert kinds(summary, "p3") == [
-        ("result", 1),
+        ("result", D(1)),
         ("bonus", D("0.6")),
         ("bonus", D("0.7")),
         ("bonus-cap", D("-0.3")),
     ]
     assert points(summary)["p3"] == D("2.0")
-    assert kinds(summary, "p4") == [("result", 1), ("bonus", 1)]  # exactly the cap: no line
+    assert kinds(summary, "p4") == [("result", D(1)), ("bonus", D(1))]  # exactly the cap: no line
 
 
 def test_penalties_are_uncapped_and_not_netted_before_the_cap() -> None:
@@ -202,7 +212,7 @@ def test_ejected_player_keeps_the_side_result_and_loses_half() -> None:
     summary = game("good", ejected=(3, 5))
     assert points(summary)["p3"] == D("0.5")
     assert points(summary)["p5"] == D("-0.5")
-    assert kinds(summary, "p3") == [("result", 1), ("ejection", D("-0.5"))]
+    assert kinds(summary, "p3") == [("result", D(1)), ("ejection", D("-0.5"))]
 
 
 # --- best guess -------------------------------------------------------------------------
@@ -210,7 +220,7 @@ def test_ejected_player_keeps_the_side_result_and_loses_half() -> None:
 
 def test_best_guess_counts_only_killers_named() -> None:
     summary = game("killers", night1_victim=3, night1_suspects=(1, 4))
-    assert kinds(summary, "p3") == [("result", 0), ("best-guess", D("0.2"))]
+    assert kinds(summary, "p3") == [("result", D(0)), ("best-guess", D("0.2"))]
     reason = score_game(summary).players[2].items[1].reason
     assert reason == "best guess: named seat 1 (p1), a killer"
 
@@ -222,7 +232,7 @@ def test_best_guess_both_killers() -> None:
 
 def test_no_best_guess_when_no_suspect_is_a_killer() -> None:
     summary = game("killers", night1_victim=3, night1_suspects=(4, 2))
-    assert kinds(summary, "p3") == [("result", 0)]
+    assert kinds(summary, "p3") == [("result", D(0))]
 
 
 def test_no_best_guess_for_a_killer_killed_on_night_one() -> None:

@@ -180,7 +180,7 @@ def test_explanations_name_the_metric_and_values() -> None:
     standing = compute_standings(ladder_event(), seed=0)
     wins = standing.explain("D", "B")  # order of the arguments does not matter
     assert (wins.higher, wins.lower, wins.metric) == ("B", "D", "wins")
-    assert (wins.higher_value, wins.lower_value, wins.level_on) == (3, 2, ("points",))
+    assert (wins.higher_value, wins.lower_value, wins.level_on) == (D(3), D(2), ("points",))
     assert wins.text == "B ranks above D on wins (3 vs 2); level on total points (3.0)"
     awards = standing.explain("D", "E")
     assert awards.text == (

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from engine.scoring import (
     AWARD_KINDS,
+    STATUSES,
     WINNERS,
     AwardInfo,
     GameSummary,
@@ -39,7 +40,7 @@ def games(draw: st.DrawFn, label: str) -> GameSummary:
     players = draw(st.permutations(POOL))[:8]
     roles = draw(st.permutations(ROLES))
     seats = tuple(SeatInfo(n, p, r) for n, (p, r) in enumerate(zip(players, roles, strict=True), 1))
-    status = draw(st.sampled_from(["finished", "finished", "result-only", "in-progress"]))
+    status = draw(st.sampled_from(STATUSES))
     winner = None if status == "in-progress" else draw(st.sampled_from(WINNERS))
     awards = tuple(
         AwardInfo(seat, kind, Decimal(0) if kind == "warning" else draw(AMOUNTS))
