@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from engine.errors import EngineError
-from engine.rulesets import Ruleset, RulesetError, get_ruleset
+from engine.rulesets import RULESETS, Ruleset, RulesetError, get_ruleset
 
 FORMAT = "kgr/1"
 
@@ -377,7 +377,7 @@ def _read_ballot(r: _Reader, v: Any, where: str, path: str) -> Ballot:
             r.bad("record.duplicate_key", where, path, f"seat {k} voted twice", False)
     votes = []
     for key, target in v.items():
-        if not (isinstance(key, str) and key.isdigit() and key[0] != "0"):
+        if not (isinstance(key, str) and key.isascii() and key.isdigit() and key[0] != "0"):
             r.bad("record.bad_value", where, path, f"voter {key!r} is not a seat number")
             continue
         if target is None or (_is_int(target) and target >= 1):
@@ -498,11 +498,164 @@ def _read_meta(r: _Reader, v: Any) -> Mapping[str, str]:
     return MappingProxyType(dict(v))
 
 
+_ROLES = {r.value: r for r in Role}
+_WINNERS = {w.value: w for w in Winner}
+_KINDS = {k.value: k for k in AwardKind}
+_SEAT_KEYS = frozenset({"seat", "player", "role"})
+_AWARD_KEYS = frozenset({"seat", "kind", "points", "reason"})
+
+
+def _fast_seat(v: Any) -> bool:
+    return v is None or (type(v) is int and v >= 1)
+
+
+def _fast_day(p: dict[str, Any]) -> Day | None:
+    eject = p.get("eject")
+    if "eject" in p:
+        if type(eject) is not list or not all(type(s) is int and s >= 1 for s in eject):
+            return None
+        eject = tuple(eject)
+    surrender = p.get("surrender")
+    if "surrender" in p and not (type(surrender) is int and surrender >= 1):
+        return None
+    ballots = p.get("ballots")
+    if "ballots" in p:
+        if type(ballots) is not list:
+            return None
+        read = []
+        for b in ballots:
+            if type(b) is not dict:
+                return None
+            for k, t in b.items():
+                if not (
+                    type(k) is str and k.isascii() and k.isdigit() and k[0] != "0" and _fast_seat(t)
+                ):
+                    return None
+            read.append(Ballot(tuple([(int(k), t) for k, t in b.items()])))
+        ballots = tuple(read)
+    eliminated = p.get("eliminated", UNDECLARED)
+    if eliminated is not UNDECLARED and not _fast_seat(eliminated):
+        return None
+    lot = p.get("lot")
+    if "lot" in p and not (type(lot) is int and lot >= 1):
+        return None
+    words = p.get("last_words")
+    if "last_words" in p:
+        if type(words) is not list:
+            return None
+        entries = []
+        for w in words:
+            if type(w) is not dict or w.keys() != {"seat", "suspects"}:
+                return None
+            seat, suspects = w["seat"], w["suspects"]
+            if not (type(seat) is int and seat >= 1 and type(suspects) is list):
+                return None
+            if not all(type(x) is int and x >= 1 for x in suspects):
+                return None
+            entries.append(LastWordsEntry(seat, tuple(suspects)))
+        words = tuple(entries)
+    return Day(p["n"], eject, surrender, ballots, eliminated, lot, words)
+
+
+def _read_fast(obj: dict[str, Any]) -> GameRecord | None:
+    """The common case, a well-formed record from plain dicts, read without bookkeeping.
+
+    Returns None at the first thing out of the ordinary; the full reader then explains it.
+    """
+    if not obj.keys() <= _TOP_KEYS or obj.get("format") != FORMAT:
+        return None
+    spec = obj.get("ruleset")
+    if type(spec) is not str:
+        return None
+    rules = RULESETS.get(spec)
+    raw_seats = obj.get("seats")
+    if rules is None or type(raw_seats) is not list or not raw_seats:
+        return None
+    seats = []
+    names = set()
+    for i, s in enumerate(raw_seats, 1):
+        if type(s) is not dict or s.keys() != _SEAT_KEYS:
+            return None
+        player, role = s["player"], _ROLES.get(s["role"])
+        if s["seat"] != i or type(s["seat"]) is not int or role is None:
+            return None
+        if type(player) is not str or not player or player in names:
+            return None
+        names.add(player)
+        seats.append(Seat(i, player, role))
+    meta = None
+    if "meta" in obj:
+        raw_meta = obj["meta"]
+        if type(raw_meta) is not dict or not all(type(v) is str for v in raw_meta.values()):
+            return None
+        meta = MappingProxyType(dict(raw_meta))
+    log = obj.get("log")
+    if "log" in obj:
+        if type(log) is not list:
+            return None
+        phases: list[Phase] = []
+        for p in log:
+            if type(p) is not dict:
+                return None
+            kind, n = p.get("phase"), p.get("n")
+            if type(n) is not int or n < 1:
+                return None
+            if kind == "night":
+                kill, check = p.get("kill", 0), p.get("check", 0)
+                if p.keys() != _NIGHT_KEYS or not (_fast_seat(kill) and _fast_seat(check)):
+                    return None
+                phases.append(Night(n, kill, check))
+            elif kind == "day" and p.keys() <= _DAY_KEYS:
+                day = _fast_day(p)
+                if day is None:
+                    return None
+                phases.append(day)
+            else:
+                return None
+        log = tuple(phases)
+    awards = obj.get("awards")
+    if "awards" in obj:
+        if type(awards) is not list:
+            return None
+        read = []
+        for a in awards:
+            if type(a) is not dict or not {"seat", "kind"} <= a.keys() <= _AWARD_KEYS:
+                return None
+            seat, kind, points, reason = (
+                a["seat"],
+                _KINDS.get(a["kind"]),
+                a.get("points"),
+                a.get("reason"),
+            )
+            if not (type(seat) is int and seat >= 1 and kind is not None):
+                return None
+            if ("points" in a and type(points) not in (int, float)) or (
+                "reason" in a and type(reason) is not str
+            ):
+                return None
+            read.append(Award(seat, kind, points, reason))
+        awards = tuple(read)
+    result = obj.get("result")
+    if result is not None:
+        if type(result) is not dict or result.keys() != {"winner"}:
+            return None
+        result = _WINNERS.get(result["winner"])
+        if result is None:
+            return None
+    elif "result" in obj:
+        return None
+    return GameRecord(spec, rules, tuple(seats), log, result, meta, awards)
+
+
 def read_record(obj: Any) -> tuple[GameRecord | None, list[Violation]]:
     """Read a record leniently: the record (None if its form is too broken) and every problem.
 
     ``obj`` is the parsed JSON value, or JSON text (duplicate keys are then detected too).
     """
+    if type(obj) is dict:
+        fast = _read_fast(obj)
+        if fast is not None:
+            return fast, []
     r = _Reader()
     if isinstance(obj, str | bytes):
         try:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from engine.errors import EngineError
 
@@ -153,6 +153,14 @@ class Ruleset:
             "surrender": self.surrender,
             "first_night_repeat_ban": self.first_night_repeat_ban,
         }
+
+    def to_spec(self) -> str | dict[str, Any]:
+        """How a record names this ruleset: its id, or its base id and what differs."""
+        base = RULESETS.get(self.id)
+        if base is None or base == self:
+            return self.id
+        ours, theirs = self.to_params(), base.to_params()
+        return {"base": self.id, "overrides": {k: v for k, v in ours.items() if v != theirs[k]}}
 
 
 def _sizes(lo: int, hi: int, killers: int, police: int) -> dict[int, tuple[int, int]]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from types import MappingProxyType
 
 from engine.errors import EngineError
 from engine.record import (
@@ -23,6 +24,7 @@ from engine.record import (
     Night,
     Phase,
     Role,
+    RulesetOverride,
     Seat,
     Undeclared,
     Violation,
@@ -194,6 +196,7 @@ class GameState:
         self.speakers: set[int] = set()  # may give last words today
         self.spoken: list[LastWordsEntry] = []
         self.day_touched = False
+        self._counted: tuple[Ballot, dict[int, int]] | None = None
 
     # --- queries ---------------------------------------------------------------------------
 
@@ -574,9 +577,13 @@ class GameState:
                 else "the day is over"
             )
             return [Violation("ballot.extra", where, f"{where}: one ballot too many: {why}")]
-        found: list[Violation] = []
         alive, candidates = self.alive, self.candidates
         abstain_ok = self._abstain_ok(k)
+        counts = self._count_legal(b, alive, candidates, abstain_ok)
+        if counts is not None:
+            self._counted = (b, counts)
+            return []
+        found: list[Violation] = []
         seen: set[int] = set()
         n = self.n
         for voter, target in b.votes:
@@ -651,8 +658,31 @@ class GameState:
                 )
         return found
 
+    @staticmethod
+    def _count_legal(
+        b: Ballot, alive: set[int], candidates: frozenset[int] | None, abstain_ok: bool
+    ) -> dict[int, int] | None:
+        """Votes per target if the whole ballot is legal, else None (the hot path)."""
+        votes = b.votes
+        if len(votes) != len(alive) or {v for v, _ in votes} != alive:
+            return None
+        counts: dict[int, int] = {}
+        for voter, target in votes:
+            if target is None:
+                if abstain_ok:
+                    continue
+                return None
+            if target == voter or target not in alive:
+                return None
+            if candidates is not None and target not in candidates:
+                return None
+            counts[target] = counts.get(target, 0) + 1
+        return counts
+
     def _count(self, b: Ballot) -> dict[int, int]:
         """Votes per target, counting only legal votes (spec §4)."""
+        if self._counted is not None and self._counted[0] is b:
+            return self._counted[1]
         counts: dict[int, int] = {}
         alive, candidates = self.alive, self.candidates
         seen: set[int] = set()
@@ -671,6 +701,7 @@ class GameState:
         if self.stage not in (_OPEN, _VOTING):
             return  # an extra ballot: reported, not counted
         counts = self._count(b)
+        self._counted = None
         self.ballots.append(b)
         self.day_touched = True
         k = len(self.ballots)
@@ -876,8 +907,11 @@ class GameState:
         log = list(self.log)
         if not self.at_night and self.day_touched:
             log.append(self._day_entry())
+        spec = self.rules.to_spec()
         return GameRecord(
-            ruleset_spec=self.rules.id,
+            ruleset_spec=spec
+            if isinstance(spec, str)
+            else RulesetOverride(self.rules.id, MappingProxyType(spec["overrides"])),
             rules=self.rules,
             seats=self.seats,
             log=tuple(log),
