@@ -318,8 +318,11 @@ class GameSummary:
             _check_award(award, where)
 
     def seat(self, number: int) -> SeatInfo:
-        """The seat with this number (it exists: checked at construction)."""
-        return next(s for s in self.seats if s.seat == number)
+        """The seat with this number."""
+        for info in self.seats:
+            if info.seat == number:
+                return info
+        raise SummaryError(f"game {self.game}: seat {number} is not at the table")
 
 
 def summarize(record: GameRecord, game: str) -> GameSummary:

@@ -257,9 +257,7 @@ class Standings:
 
     def explain(self, a: str, b: str) -> Explanation:
         """Which metric separated ``a`` and ``b`` and with what values, or that none did."""
-        first, second = self.row(a), self.row(b)
-        if (second.rank, self.rows.index(second)) < (first.rank, self.rows.index(first)):
-            first, second = second, first
+        first, second = sorted((self.row(a), self.row(b)), key=self.rows.index)
         level: list[str] = []
         for key in self.precedence:
             x, y = first.metrics[key], second.metrics[key]

@@ -11,16 +11,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
+from engine.errors import EngineError
 from engine.record import loads
 from engine.scoring import DEFAULT_PROFILE, PROFILES, format_points, get_profile, summarize
 from engine.standings import METRICS, Standings, compute_standings
 from engine.validate import validate_series
 
 EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
+
+
+class UnreadableFile(EngineError):
+    """A file that cannot be read or is not JSON; the message names file, line, column."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,26 +42,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Validate, score and rank the games; print the standing. Returns the exit status."""
-    return _run(args.games, args.profile, args.seed, args.json, sys.stdout, sys.stderr)
-
-
-def _run(
-    paths: Sequence[Path], profile: str, seed: int, as_json: bool, out: TextIO, err: TextIO
-) -> int:
+    paths: list[Path] = args.games
     values: list[Any] = []
-    unreadable = False
+    unreadable: list[str] = []
     for path in paths:
         try:
-            values.append(loads(path.read_bytes()))
-        except OSError as e:
-            print(f"{path}: cannot read: {e.strerror or e}", file=err)
-            unreadable = True
-        except json.JSONDecodeError as e:
-            print(f"{path}: not JSON: {e.msg} at line {e.lineno} column {e.colno}", file=err)
-            unreadable = True
-        except UnicodeDecodeError as e:
-            print(f"{path}: not UTF-8 text: byte {e.start}", file=err)
-            unreadable = True
+            values.append(_load(path))
+        except UnreadableFile as e:
+            unreadable.append(str(e))
+    for problem in unreadable:
+        print(f"error: {problem}", file=sys.stderr)
     if unreadable:
         return EXIT_UNREADABLE
 
@@ -66,24 +60,49 @@ def _run(
     for path, verdict in invalid:
         for violation in verdict.violations:
             # the validator's messages already name their phase, ballot or seat
-            print(f"{path}: {violation.message} [{violation.code}]", file=err)
+            print(f"{path}: {violation.message} [{violation.code}]", file=sys.stderr)
     if invalid:
-        print(f"{len(invalid)} of {len(paths)} records invalid: no standing computed", file=err)
+        print(
+            f"{len(invalid)} of {len(paths)} records invalid: no standing computed", file=sys.stderr
+        )
         return EXIT_INVALID
 
     summaries = []
     for path, verdict in zip(paths, verdicts, strict=True):
         assert verdict.record is not None  # a valid verdict always carries its record
         summaries.append(summarize(verdict.record, str(path)))
-    standing = compute_standings(summaries, get_profile(profile), seed=seed)
+    standing = compute_standings(summaries, get_profile(args.profile), seed=args.seed)
     for warning in standing.warnings:
-        print(f"warning: {warning}", file=err)
-    if as_json:
-        json.dump(as_document(standing), out, ensure_ascii=False, indent=2)
-        out.write("\n")
+        print(f"warning: {warning}", file=sys.stderr)
+    if args.json:
+        json.dump(as_document(standing), sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
     else:
-        out.write(as_table(standing))
+        sys.stdout.write(as_table(standing))
     return EXIT_OK
+
+
+def _load(path: Path) -> Any:
+    """The file's JSON value (duplicate keys kept for the validator to report).
+
+    Same messages as ``python -m engine validate``: ``FILE:LINE:COLUMN: what``.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise UnreadableFile(f"{path}: cannot read: {e.strerror or e}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        column = e.start - data.rfind(b"\n", 0, e.start)
+        raise UnreadableFile(f"{path}:{line}:{column}: not UTF-8 text") from None
+    try:
+        return loads(text)
+    except json.JSONDecodeError as e:
+        raise UnreadableFile(f"{path}:{e.lineno}:{e.colno}: not JSON: {e.msg}") from None
+    except RecursionError:
+        raise UnreadableFile(f"{path}:1:1: not JSON: nested too deeply") from None
 
 
 def as_document(standing: Standings) -> dict[str, Any]:

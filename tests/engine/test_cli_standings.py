@@ -142,16 +142,16 @@ def test_unreadable_files_exit_2_with_line_and_column(
 ) -> None:
     code, out, err = run(capsys, "r1.json", "broken.json", "missing.json", "bad-vote.json")
     assert (code, out) == (2, "")
-    assert "broken.json: not JSON: Expecting value at line 4 column 1" in err
-    assert "missing.json: cannot read: No such file or directory" in err
+    assert "error: broken.json:4:1: not JSON: Expecting value" in err
+    assert "error: missing.json: cannot read: No such file or directory" in err
     assert "bad-vote" not in err  # unreadable files are reported before validation
 
 
 def test_non_utf8_file_is_unreadable(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     latin = tmp_path / "latin.json"
-    latin.write_bytes(b'{"player": "Mu\xf1oz"}')
+    latin.write_bytes(b'{\n "player": "Mu\xf1oz"}')
     code, _, err = run(capsys, str(latin))
-    assert code == 2 and "not UTF-8 text" in err
+    assert code == 2 and err == f"error: {latin}:2:15: not UTF-8 text\n"
 
 
 def test_unknown_profile_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
