@@ -174,6 +174,9 @@ class Event(models.Model):
     staff = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="staffed_events"
     )
+    referees = models.ManyToManyField(
+        Referee, blank=True, related_name="events", verbose_name=_("referees")
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -218,6 +221,8 @@ class Registration(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTERED)
     checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
+    #: 1-based rounds the player has said they will miss (the draw leaves them out).
+    absent_rounds = models.JSONField(_("absent from rounds"), default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -228,6 +233,10 @@ class Registration(models.Model):
             models.CheckConstraint(
                 condition=Q(status__in=["registered", "withdrawn"]),
                 name="registration_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="registered") | Q(checked_in_at__isnull=True),
+                name="withdrawn_registration_not_checked_in",
             ),
         ]
 
@@ -285,6 +294,10 @@ class Round(models.Model):
             models.CheckConstraint(
                 condition=Q(status__in=["none", "draft", "confirmed", "released"]),
                 name="round_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="released") | Q(released_at__isnull=False),
+                name="released_round_has_release_time",
             ),
         ]
 
@@ -347,6 +360,9 @@ class DrawJob(models.Model):
     from_round = models.PositiveSmallIntegerField()
     to_round = models.PositiveSmallIntegerField()
     seed = models.BigIntegerField(default=0)
+    #: Seat only checked-in players (the usual case at the venue); otherwise every
+    #: registered player, e.g. to publish a provisional draw before the day.
+    checked_in_only = models.BooleanField(default=True)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
     progress = models.FloatField(default=0.0)
     metrics = models.JSONField(default=dict, blank=True)
@@ -366,6 +382,11 @@ class DrawJob(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(to_round__gte=F("from_round")), name="draw_job_round_range"
+            ),
+            models.UniqueConstraint(
+                fields=["event"],
+                condition=Q(status__in=["queued", "running"]),
+                name="one_active_draw_job_per_event",
             ),
         ]
 

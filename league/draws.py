@@ -1,0 +1,347 @@
+"""The bridge between the league and the seating engine.
+
+Load once (registrations, absences, conflicts, clubs, earlier rounds) → build a plain
+:class:`engine.seating.SeatingProblem` → call the engine → write Round/Table/Seat rows
+with ``bulk_create`` inside one transaction. The :class:`~league.models.DrawJob` row
+carries progress while the engine works, and the measures when it is done.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from engine.errors import EngineError
+from league import selectors
+from league.errors import LeagueError
+from league.models import DrawJob, Event, Registration, Round, Seat, Table
+
+log = logging.getLogger(__name__)
+
+#: Club-mates are kept apart (softly) in this many opening rounds.
+CLUB_APART_ROUNDS = 2
+#: Seconds between two progress writes.
+PROGRESS_EVERY = 0.5
+GENERIC_FAILURE = "The draw failed because of an internal error; it has been logged."
+
+
+def time_limit() -> float:
+    return float(getattr(settings, "LEAGUE_DRAW_TIME_LIMIT", 10.0))
+
+
+@dataclass
+class DrawInput:
+    """Everything the engine needs, in plain values (player and referee ids are pks as str)."""
+
+    problem: Any
+    referees: list[str]
+    referee_conflicts: set[tuple[str, str]]
+    from_round: int
+    to_round: int
+    warnings: list[str] = field(default_factory=list)
+
+
+def build_input(
+    event: Event, from_round: int, to_round: int, seed: int, *, checked_in_only: bool = True
+) -> DrawInput:
+    """Load the event once and turn it into the engine's problem."""
+    from engine.seating import SeatingProblem
+    from league.services import allowed_table_sizes
+
+    earlier = selectors.event_rounds(event, ("draft", "confirmed", "released"))
+    fixed = [
+        tuple(tuple(str(s.player_id) for s in t.seats.all()) for t in r.tables.all())
+        for r in earlier
+        if r.number < from_round
+    ]
+    if len(fixed) != from_round - 1:
+        raise LeagueError(_("Earlier rounds must be drawn first."), code="order")
+    regs = list(Registration.objects.filter(event=event, status="registered"))
+    if checked_in_only:
+        regs = [r for r in regs if r.checked_in_at is not None]
+    if not regs:
+        raise LeagueError(
+            _("Nobody is checked in yet: check players in, or draw all registered players.")
+            if checked_in_only
+            else _("Nobody is registered for this event."),
+            code="no_players",
+        )
+    drawable = {r.player_id for r in regs}
+    seated_before = {int(p) for rnd in fixed for table in rnd for p in table}
+    ids = sorted(drawable | seated_before)
+    new_rounds = set(range(from_round, to_round + 1))
+    absent: dict[str, set[int]] = {}
+    for reg in regs:
+        missing = {int(r) for r in reg.absent_rounds} & new_rounds
+        if missing:
+            absent[str(reg.player_id)] = missing
+    for pid in seated_before - drawable:
+        absent[str(pid)] = set(new_rounds)
+    avoid = [(str(a), str(b)) for a, b in selectors.avoid_pairs(event) if a in ids and b in ids]
+    clubs = {str(p): str(c) for p, c in selectors.current_clubs(ids).items()}
+    sizes = allowed_table_sizes(event)
+    problem = SeatingProblem(
+        players=tuple(str(p) for p in ids),
+        rounds=to_round,
+        min_table=event.min_table,
+        max_table=event.max_table,
+        avoid=avoid,
+        absent=absent,
+        seed=seed,
+        allowed_sizes=frozenset(sizes),
+        clubs=clubs,
+        club_apart_rounds=min(CLUB_APART_ROUNDS, to_round),
+        fixed_rounds=tuple(fixed),
+    )
+    referees = list(event.referees.all())
+    conflicts = {(str(r), str(p)) for r, p in selectors.referee_conflicts(event, referees)}
+    return DrawInput(
+        problem=problem,
+        referees=[str(r.pk) for r in referees],
+        referee_conflicts=conflicts,
+        from_round=from_round,
+        to_round=to_round,
+    )
+
+
+def _accepts(func: Callable[..., Any], name: str) -> bool:
+    try:
+        return name in inspect.signature(func).parameters
+    except (TypeError, ValueError):  # pragma: no cover - builtins
+        return False
+
+
+def _progress_writer(job_id: int) -> Callable[..., None]:
+    last = [0.0]
+
+    def report(done: float, total: float | None = None, *_args: Any) -> None:
+        fraction = done / total if total else done
+        fraction = min(max(float(fraction), 0.0), 0.99)
+        now = time.monotonic()
+        if now - last[0] < PROGRESS_EVERY:
+            return
+        last[0] = now
+        DrawJob.objects.filter(pk=job_id, status="running").update(progress=fraction)
+
+    return report
+
+
+def _tables_of(draw_round: Any) -> list[list[str]]:
+    tables = draw_round.tables if hasattr(draw_round, "tables") else draw_round
+    return [[str(p) for p in table] for table in tables]
+
+
+def engine_draw(
+    data: DrawInput, progress: Callable[..., None] | None = None
+) -> tuple[list[list[list[str]]], list[list[str | None]] | None, dict[str, Any], list[str]]:
+    """Call the engine: seating for rounds from..to, then referees. Pure values out."""
+    from engine.seating import draw_seating
+
+    kwargs: dict[str, Any] = {"time_limit": time_limit()}
+    if progress is not None:
+        for name in ("progress", "on_progress", "progress_callback"):
+            if _accepts(draw_seating, name):
+                kwargs[name] = progress
+                break
+    draw = draw_seating(data.problem, **kwargs)
+    all_rounds = [_tables_of(r) for r in draw.rounds]
+    skip = len(all_rounds) - (data.to_round - data.from_round + 1)
+    seating = all_rounds[skip:]
+    metrics = _plain(getattr(draw, "metrics", {}))
+    metrics["method"] = str(getattr(draw, "method", ""))
+    warnings = [str(w) for w in getattr(draw, "warnings", ()) or ()]
+    referees: list[list[str | None]] | None = None
+    if data.referees:
+        try:
+            from engine.referees import assign_referees
+        except ImportError:  # pragma: no cover - until engine.referees lands
+            warnings.append(_("Referee assignment is not available yet; assign them by hand."))
+            return seating, referees, metrics, warnings
+        try:
+            plan = assign_referees(
+                draw,
+                referees=data.referees,
+                conflicts=data.referee_conflicts,
+                seed=data.problem.seed,
+            )
+            plan_rounds = [list(r) for r in plan.rounds]
+            referees = [[None if x is None else str(x) for x in r] for r in plan_rounds[skip:]]
+            metrics["referees"] = _plain(getattr(plan, "metrics", {}))
+            warnings += [str(w) for w in getattr(plan, "warnings", ()) or ()]
+        except EngineError as exc:
+            warnings.append(_("Referees were not assigned: %(error)s") % {"error": exc})
+    else:
+        warnings.append(_("The event lists no referees; tables have none."))
+    return seating, referees, metrics, warnings
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out = {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        for name in ("seat_excess",):
+            if hasattr(value, name):
+                out[name] = getattr(value, name)
+        return out
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_plain(v) for v in value]
+    if isinstance(value, int | float | str | bool) or value is None:
+        return value
+    return str(value)
+
+
+def write_rounds(
+    event: Event,
+    from_round: int,
+    seating: Sequence[Sequence[Sequence[str]]],
+    referees: Sequence[Sequence[str | None]] | None,
+) -> list[Round]:
+    """Replace the tables of rounds from_round.. with ``seating``; rounds become draft.
+
+    The caller holds the event lock inside ``transaction.atomic``.
+    """
+    numbers = list(range(from_round, from_round + len(seating)))
+    rounds = {r.number: r for r in Round.objects.filter(event=event, number__in=numbers)}
+    if any(rounds[n].status == Round.Status.RELEASED for n in numbers):
+        raise LeagueError(_("A round in this draw was released meanwhile."), code="released")
+    Table.objects.filter(round__in=rounds.values()).delete()
+    tables: list[Table] = []
+    for n, layout in zip(numbers, seating, strict=True):
+        refs = referees[n - from_round] if referees else None
+        for j, _players in enumerate(layout):
+            ref = refs[j] if refs and j < len(refs) else None
+            tables.append(
+                Table(round=rounds[n], number=j + 1, referee_id=int(ref) if ref else None)
+            )
+    Table.objects.bulk_create(tables)
+    seats: list[Seat] = []
+    it = iter(tables)
+    for n, layout in zip(numbers, seating, strict=True):
+        for players in layout:
+            table = next(it)
+            seats.extend(
+                Seat(round=rounds[n], table=table, player_id=int(p), number=k)
+                for k, p in enumerate(players, start=1)
+            )
+    Seat.objects.bulk_create(seats)
+    Round.objects.filter(pk__in=[rounds[n].pk for n in numbers]).update(
+        status=Round.Status.DRAFT, released_at=None
+    )
+    return [rounds[n] for n in numbers]
+
+
+def run_draw_job(job_id: int) -> DrawJob:
+    """Run one queued draw job to the end; never raises for a failed draw."""
+    from league.services import _lock_event, audit
+
+    with transaction.atomic():
+        job = (
+            DrawJob.objects.select_for_update()
+            .select_related("event", "requested_by")
+            .get(pk=job_id)
+        )
+        if job.status != DrawJob.Status.QUEUED:
+            return job
+        job.status = DrawJob.Status.RUNNING
+        job.save(update_fields=["status"])
+    event = job.event
+    try:
+        data = build_input(
+            event, job.from_round, job.to_round, job.seed, checked_in_only=job.checked_in_only
+        )
+        seating, referees, metrics, warnings = engine_draw(data, _progress_writer(job.pk))
+        with transaction.atomic():
+            _lock_event(event)
+            write_rounds(event, job.from_round, seating, referees)
+            job.status = DrawJob.Status.DONE
+            job.progress = 1.0
+            job.metrics = metrics
+            job.warnings = data.warnings + warnings
+            job.finished_at = timezone.now()
+            job.save()
+            audit(
+                job.requested_by,
+                "draw.done",
+                job,
+                event=event,
+                rounds=[job.from_round, job.to_round],
+            )
+    except (EngineError, LeagueError) as exc:
+        message = exc.message if isinstance(exc, LeagueError) else str(exc)
+        _fail(job, message)
+    except Exception:
+        log.exception("draw job %s failed", job_id)
+        _fail(job, _(GENERIC_FAILURE))
+    return job
+
+
+def _fail(job: DrawJob, message: str) -> None:
+    from league.services import audit
+
+    job.status = DrawJob.Status.FAILED
+    job.error = message
+    job.finished_at = timezone.now()
+    DrawJob.objects.filter(pk=job.pk).update(
+        status=job.status, error=message, finished_at=job.finished_at
+    )
+    audit(job.requested_by, "draw.failed", job, event=job.event, error=message)
+
+
+@dataclass
+class _Round:
+    tables: list[tuple[str, ...]]
+
+
+@dataclass
+class _Layout:
+    """Existing seating in the shape of the engine's draw, for re-assigning referees."""
+
+    rounds: list[_Round]
+
+
+def reassign_referees(event: Event, seed: int) -> int:
+    """Assign referees to every draft round again (earlier rounds count as history)."""
+    from engine.referees import assign_referees
+
+    rounds = selectors.event_rounds(event, ("draft", "confirmed", "released"))
+    drafts = [r for r in rounds if r.status == Round.Status.DRAFT]
+    if not drafts:
+        raise LeagueError(_("There is no draft round to assign referees to."), code="no_draft")
+    referees = list(event.referees.all())
+    if not referees:
+        raise LeagueError(_("Add referees to the event first."), code="no_referees")
+    layout = _Layout(
+        [
+            _Round([tuple(str(s.player_id) for s in t.seats.all()) for t in r.tables.all()])
+            for r in rounds
+        ]
+    )
+    conflicts = {(str(r), str(p)) for r, p in selectors.referee_conflicts(event, referees)}
+    try:
+        plan = assign_referees(
+            layout, referees=[str(r.pk) for r in referees], conflicts=conflicts, seed=seed
+        )
+    except EngineError as exc:
+        raise LeagueError(str(exc), code="referees") from exc
+    updates = []
+    for i, rnd in enumerate(rounds):
+        if rnd.status != Round.Status.DRAFT:
+            continue
+        for j, table in enumerate(rnd.tables.all()):
+            ref = plan.rounds[i][j]
+            table.referee_id = int(ref) if ref is not None else None
+            updates.append(table)
+    Table.objects.filter(pk__in=[t.pk for t in updates]).update(referee=None)
+    Table.objects.bulk_update(updates, ["referee"])
+    return len(drafts)

@@ -1,0 +1,462 @@
+"""League services and database constraints."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from league import selectors, services
+from league.errors import CsvImportError, LeagueError
+from league.models import (
+    AuditEntry,
+    DrawJob,
+    Event,
+    Membership,
+    Registration,
+    Round,
+    Seat,
+    Table,
+)
+from tests.league.factories import (
+    ClubFactory,
+    ClubOrganiserFactory,
+    EventFactory,
+    PlayerFactory,
+    RefereeFactory,
+    RegistrationFactory,
+    UserFactory,
+    registered_players,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def organiser() -> Any:
+    return ClubOrganiserFactory().user
+
+
+@pytest.fixture
+def event(organiser: Any) -> Event:
+    return EventFactory(club=organiser.organised_clubs.get().club)
+
+
+def draw(actor: Any, event: Event, capture: Any, **kwargs: Any) -> DrawJob:
+    with capture(execute=True):
+        job = services.request_draw(actor, event, **kwargs)
+    job.refresh_from_db()
+    return job
+
+
+# --- constraints ----------------------------------------------------------------------------
+
+
+def test_one_seat_per_player_per_round_and_one_player_per_seat(event: Event) -> None:
+    a, b = PlayerFactory.create_batch(2)
+    rnd = event.rounds.get(number=1)
+    t1 = Table.objects.create(round=rnd, number=1)
+    t2 = Table.objects.create(round=rnd, number=2)
+    Seat.objects.create(round=rnd, table=t1, player=a, number=1)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Seat.objects.create(round=rnd, table=t2, player=a, number=1)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Seat.objects.create(round=rnd, table=t1, player=b, number=1)
+    Seat.objects.create(round=rnd, table=t1, player=b, number=2)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda e, p: Registration.objects.create(event=e, player=p),
+        lambda e, p: Registration.objects.create(event=e, player=p, status="maybe"),
+        lambda e, p: Registration.objects.create(
+            event=EventFactory(), player=p, status="withdrawn", checked_in_at=timezone.now()
+        ),
+        lambda e, p: Round.objects.create(event=e, number=9, status="released"),
+        lambda e, p: Round.objects.create(event=e, number=1),
+        lambda e, p: Membership.objects.create(
+            player=p, club=e.club, joined=dt.date(2025, 2, 1), left=dt.date(2025, 1, 1)
+        ),
+        lambda e, p: EventFactory(min_table=12, max_table=8),
+        lambda e, p: DrawJob.objects.bulk_create(
+            [DrawJob(event=e, from_round=1, to_round=1), DrawJob(event=e, from_round=1, to_round=1)]
+        ),
+    ],
+    ids=[
+        "duplicate-registration",
+        "bad-registration-status",
+        "withdrawn-checked-in",
+        "released-without-time",
+        "duplicate-round",
+        "membership-backwards",
+        "table-range",
+        "two-active-draw-jobs",
+    ],
+)
+def test_database_rejects(event: Event, make: Any) -> None:
+    player = PlayerFactory()
+    Registration.objects.create(event=event, player=player)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        make(event, player)
+
+
+# --- events ---------------------------------------------------------------------------------
+
+
+def event_fields(**extra: Any) -> dict[str, Any]:
+    today = timezone.localdate()
+    return {
+        "name": "Spring Open 春季赛",
+        "venue": "Tea house",
+        "starts_on": today,
+        "ends_on": today,
+        "rounds_count": 3,
+        "min_table": 8,
+        "max_table": 12,
+        **extra,
+    }
+
+
+def test_create_event_makes_rounds_with_start_times_and_audits(organiser: Any) -> None:
+    club = organiser.organised_clubs.get().club
+    start = timezone.now().replace(microsecond=0)
+    starts = [start + dt.timedelta(hours=i) for i in range(3)]
+    event = services.create_event(organiser, club, round_starts=starts, **event_fields())
+    assert event.status == "draft"
+    assert event.slug == "spring-open"
+    assert [r.starts_at for r in event.rounds.order_by("number")] == starts
+    assert AuditEntry.objects.filter(action="event.create", target_id=event.pk).exists()
+
+
+def test_create_event_checks_club_and_settings(organiser: Any) -> None:
+    club = organiser.organised_clubs.get().club
+    with pytest.raises(PermissionDenied):
+        services.create_event(organiser, ClubFactory(), **event_fields())
+    with pytest.raises(PermissionDenied):
+        services.create_event(None, club, **event_fields())
+    with pytest.raises(LeagueError, match="ruleset"):
+        services.create_event(organiser, club, **event_fields(ruleset="nope"))
+    with pytest.raises(LeagueError, match="precedence"):
+        services.create_event(organiser, club, **event_fields(tiebreak_precedence=["lots", "x"]))
+    with pytest.raises(LeagueError, match="no table size"):
+        services.create_event(
+            organiser, club, **event_fields(ruleset="majority", min_table=11, max_table=12)
+        )
+    services.create_event(organiser, club, **event_fields(slug="x"))
+    with pytest.raises(LeagueError, match="already has"):
+        services.create_event(organiser, club, **event_fields(slug="x"))
+    assert Event.objects.count() == 1
+
+
+def test_update_event_round_count_and_locks(organiser: Any, event: Event) -> None:
+    services.update_event(organiser, event, rounds_count=5)
+    assert event.rounds.count() == 5
+    services.update_event(organiser, event, rounds_count=2)
+    assert event.rounds.count() == 2
+    Round.objects.filter(event=event, number=2).update(status="draft")
+    with pytest.raises(LeagueError):
+        services.update_event(organiser, event, rounds_count=1)
+    with pytest.raises(LeagueError, match="table sizes"):
+        services.update_event(organiser, event, max_table=10)
+    with pytest.raises(PermissionDenied):
+        services.update_event(UserFactory(), event, name="x")
+
+
+def test_event_transitions_are_guarded_and_logged(organiser: Any) -> None:
+    event = EventFactory(club=organiser.organised_clubs.get().club, status="draft")
+    with pytest.raises(LeagueError):
+        services.transition_event(organiser, event, "finished")
+    services.transition_event(organiser, event, "registration")
+    services.transition_event(organiser, event, "running")
+    services.transition_event(organiser, event, "finished")
+    entries = AuditEntry.objects.filter(action="event.status", target_id=event.pk)
+    assert sorted(e.data["after"] for e in entries) == ["finished", "registration", "running"]
+
+
+# --- registrations --------------------------------------------------------------------------
+
+
+def test_register_check_in_withdraw(organiser: Any, event: Event) -> None:
+    player = PlayerFactory()
+    reg = services.register_player(organiser, event, player)
+    with pytest.raises(LeagueError, match="already"):
+        services.register_player(organiser, event, player)
+    services.check_in(organiser, reg)
+    assert reg.checked_in_at is not None
+    services.check_in(organiser, reg, undo=True)
+    assert reg.checked_in_at is None
+    services.check_in(organiser, reg)
+    services.withdraw(organiser, reg)
+    reg.refresh_from_db()
+    assert reg.status == "withdrawn" and reg.checked_in_at is None
+    with pytest.raises(LeagueError):
+        services.check_in(organiser, reg)
+    services.register_player(organiser, event, player)
+    reg.refresh_from_db()
+    assert reg.status == "registered"
+    actions = set(AuditEntry.objects.filter(event=event).values_list("action", flat=True))
+    assert {"registration.register", "registration.check_in", "registration.withdraw"} <= actions
+
+
+def test_player_registers_and_withdraws_themselves_only(event: Event) -> None:
+    user = UserFactory()
+    me = PlayerFactory(user=user)
+    reg = services.register_player(user, event, me)
+    with pytest.raises(PermissionDenied):
+        services.register_player(user, event, PlayerFactory())
+    with pytest.raises(PermissionDenied):
+        services.check_in(user, reg)
+    other = RegistrationFactory(event=event)
+    with pytest.raises(PermissionDenied):
+        services.withdraw(user, other)
+    services.withdraw(user, reg)
+    event.registration_closes = timezone.now() - dt.timedelta(days=1)
+    event.registration_opens = timezone.now() - dt.timedelta(days=2)
+    event.save()
+    with pytest.raises(PermissionDenied):
+        services.register_player(user, event, me)
+
+
+def test_set_absences_validates_rounds(organiser: Any, event: Event) -> None:
+    reg = RegistrationFactory(event=event)
+    services.set_absences(organiser, reg, [2, 2, 3])
+    assert reg.absent_rounds == [2, 3]
+    with pytest.raises(LeagueError):
+        services.set_absences(organiser, reg, [4])
+
+
+# --- CSV import -----------------------------------------------------------------------------
+
+
+def test_csv_import_creates_registers_and_checks_in(organiser: Any, event: Event) -> None:
+    PlayerFactory(handle="li-wei", display_name="李伟")
+    text = (
+        f"display_name,handle,club\n李伟,li-wei,\nJosé Núñez,jose,{event.club.slug}\nÆrin,aerin,\n"
+    )
+    result = services.import_players_csv(organiser, event, text.encode(), check_in=True)
+    assert (result.created, result.existing, result.registered) == (2, 1, 3)
+    regs = Registration.objects.filter(event=event)
+    assert regs.count() == 3 and all(r.checked_in_at for r in regs)
+    assert Membership.objects.filter(player__handle="jose", club=event.club).exists()
+
+
+def test_csv_import_reports_every_bad_row_and_saves_nothing(organiser: Any, event: Event) -> None:
+    text = (
+        "display_name,handle,club\n"
+        "Ana,ana,\n"
+        ",empty-name,\n"
+        "Bad,has space,\n"
+        "Dup,ana,\n"
+        "Clubless,c1,no-such-club\n"
+    )
+    with pytest.raises(CsvImportError) as info:
+        services.import_players_csv(organiser, event, text)
+    where = [(p.row, p.column) for p in info.value.problems]
+    assert where == [(3, "display_name"), (4, "handle"), (5, "handle"), (6, "club")]
+    assert not Registration.objects.filter(event=event).exists()
+    with pytest.raises(CsvImportError, match="problems"):
+        services.import_players_csv(organiser, event, "name,nick\nA,b\n")
+
+
+def test_csv_import_needs_staff(event: Event) -> None:
+    with pytest.raises(PermissionDenied):
+        services.import_players_csv(UserFactory(), event, "display_name,handle\nA,a\n")
+
+
+# --- draws ----------------------------------------------------------------------------------
+
+
+def seated(rnd: Round) -> list[list[int]]:
+    return [
+        list(t.seats.order_by("number").values_list("player_id", flat=True))
+        for t in rnd.tables.order_by("number")
+    ]
+
+
+def test_draw_all_rounds_writes_valid_seating(
+    organiser: Any, event: Event, django_capture_on_commit_callbacks: Any
+) -> None:
+    players = registered_players(event, 30)
+    registered_players(event, 3, checked_in=False)
+    job = draw(organiser, event, django_capture_on_commit_callbacks, from_round=1, seed=3)
+    assert job.status == "done", job.error
+    assert job.progress == 1.0 and "repeats" in job.metrics
+    ids = {p.pk for p in players}
+    for rnd in event.rounds.all():
+        assert rnd.status == "draft"
+        tables = seated(rnd)
+        assert sorted(p for t in tables for p in t) == sorted(ids)
+        assert all(8 <= len(t) <= 12 for t in tables)
+    measures = {
+        m.key: m for m in selectors.draw_measures(selectors.visible_rounds(organiser, event))
+    }
+    assert measures["repeats"].value >= measures["repeats"].bound
+    assert AuditEntry.objects.filter(action="draw.done", event=event).exists()
+
+
+def test_draw_failure_is_recorded_with_a_clear_message(
+    organiser: Any, event: Event, django_capture_on_commit_callbacks: Any
+) -> None:
+    registered_players(event, 5)
+    job = draw(organiser, event, django_capture_on_commit_callbacks, from_round=1)
+    assert job.status == "failed"
+    assert job.error and "internal" not in job.error
+    assert not Table.objects.filter(round__event=event).exists()
+
+
+def test_draw_needs_checked_in_players_unless_asked(
+    organiser: Any, event: Event, django_capture_on_commit_callbacks: Any
+) -> None:
+    registered_players(event, 16, checked_in=False)
+    job = draw(organiser, event, django_capture_on_commit_callbacks, from_round=1, to_round=1)
+    assert job.status == "failed" and "checked in" in job.error
+    job = draw(
+        organiser,
+        event,
+        django_capture_on_commit_callbacks,
+        from_round=1,
+        to_round=1,
+        checked_in_only=False,
+    )
+    assert job.status == "done"
+
+
+def test_draw_guards(organiser: Any, event: Event, django_capture_on_commit_callbacks: Any) -> None:
+    registered_players(event, 16)
+    with pytest.raises(LeagueError, match="earlier"):
+        services.request_draw(organiser, event, from_round=2)
+    with pytest.raises(PermissionDenied):
+        services.request_draw(UserFactory(), event, from_round=1)
+    draw(organiser, event, django_capture_on_commit_callbacks, from_round=1)
+    with pytest.raises(LeagueError, match="already drawn"):
+        services.request_draw(organiser, event, from_round=1, to_round=1)
+    r1 = event.rounds.get(number=1)
+    services.confirm_round(organiser, r1)
+    services.release_round(organiser, r1)
+    with pytest.raises(LeagueError, match="released"):
+        services.request_draw(organiser, event, from_round=1)
+
+
+def test_redraw_after_withdrawal_keeps_released_rounds(
+    organiser: Any, event: Event, django_capture_on_commit_callbacks: Any
+) -> None:
+    players = registered_players(event, 17)
+    draw(organiser, event, django_capture_on_commit_callbacks, from_round=1)
+    r1 = event.rounds.get(number=1)
+    before = seated(r1)
+    services.confirm_round(organiser, r1)
+    services.release_round(organiser, r1)
+    event.refresh_from_db()
+    assert event.status == "running"
+    gone = players[0]
+    services.withdraw(organiser, Registration.objects.get(event=event, player=gone))
+    job = draw(organiser, event, django_capture_on_commit_callbacks, from_round=2)
+    assert job.status == "done", job.error
+    assert seated(event.rounds.get(number=1)) == before
+    for number in (2, 3):
+        players_now = [p for t in seated(event.rounds.get(number=number)) for p in t]
+        assert gone.pk not in players_now and len(players_now) == 16
+
+
+def test_absent_players_sit_out_their_rounds(
+    organiser: Any, event: Event, django_capture_on_commit_callbacks: Any
+) -> None:
+    players = registered_players(event, 17)
+    reg = Registration.objects.get(event=event, player=players[0])
+    services.set_absences(organiser, reg, [2])
+    job = draw(organiser, event, django_capture_on_commit_callbacks, from_round=1)
+    assert job.status == "done", job.error
+    assert Seat.objects.filter(round__event=event, player=players[0]).count() == 2
+    assert not Seat.objects.filter(round__number=2, round__event=event, player=players[0]).exists()
+
+
+def test_swap_move_referee_confirm_release(
+    organiser: Any, event: Event, django_capture_on_commit_callbacks: Any
+) -> None:
+    registered_players(event, 16)
+    refs = RefereeFactory.create_batch(3)
+    event.referees.add(*refs)
+    draw(organiser, event, django_capture_on_commit_callbacks, from_round=1, to_round=1)
+    rnd = event.rounds.get(number=1)
+    t1, t2 = rnd.tables.order_by("number")
+    a = t1.seats.get(number=1)
+    b = t2.seats.get(number=3)
+    services.swap_players(organiser, rnd, a.player, b.player)
+    assert Seat.objects.get(round=rnd, player=a.player).table_id == t2.pk
+    assert Seat.objects.get(round=rnd, player=a.player).number == 3
+    assert Seat.objects.get(round=rnd, player=b.player).number == 1
+    free = next(r for r in refs if not rnd.tables.filter(referee=r).exists())
+    services.move_referee(organiser, t1, free)
+    t1.refresh_from_db()
+    assert t1.referee == free
+    other = t2.referee
+    services.move_referee(organiser, t1, other) if other else None
+    if other:
+        t2.refresh_from_db()
+        assert t2.referee == free
+    with pytest.raises(LeagueError, match="not on this event"):
+        services.move_referee(organiser, t1, RefereeFactory())
+    with pytest.raises(LeagueError):
+        services.release_round(organiser, rnd)
+    services.confirm_round(organiser, rnd)
+    with pytest.raises(LeagueError, match="draft"):
+        services.swap_players(organiser, rnd, a.player, b.player)
+    services.reopen_round(organiser, rnd)
+    services.confirm_round(organiser, rnd)
+    services.release_round(organiser, rnd)
+    rnd.refresh_from_db()
+    assert rnd.status == "released" and rnd.released_at is not None
+    assert [r.number for r in selectors.public_rounds(event)] == [1]
+
+
+def test_move_referee_refuses_own_club(
+    organiser: Any, event: Event, django_capture_on_commit_callbacks: Any
+) -> None:
+    players = registered_players(event, 16)
+    draw(organiser, event, django_capture_on_commit_callbacks, from_round=1, to_round=1)
+    rnd = event.rounds.get(number=1)
+    table = Seat.objects.get(round=rnd, player=players[0]).table
+    club = ClubFactory()
+    Membership.objects.create(player=players[0], club=club, joined=dt.date(2025, 1, 1))
+    ref = RefereeFactory(club=club)
+    event.referees.add(ref)
+    with pytest.raises(LeagueError, match="own club"):
+        services.move_referee(organiser, table, ref)
+
+
+def test_swap_refuses_declared_player_conflict(
+    organiser: Any, event: Event, django_capture_on_commit_callbacks: Any
+) -> None:
+    registered_players(event, 16)
+    draw(organiser, event, django_capture_on_commit_callbacks, from_round=1, to_round=1)
+    rnd = event.rounds.get(number=1)
+    t1, t2 = rnd.tables.order_by("number")
+    a = t1.seats.get(number=1).player
+    b = t2.seats.get(number=1).player
+    c = t2.seats.get(number=2).player
+    from league.models import PlayerConflict
+
+    lo, hi = sorted([a, c], key=lambda p: p.pk)
+    PlayerConflict.objects.create(event=event, player_a=lo, player_b=hi)
+    with pytest.raises(LeagueError, match="must not meet"):
+        services.swap_players(organiser, rnd, a, b)
+
+
+def test_public_selector_never_returns_unreleased_rounds(
+    organiser: Any, event: Event, django_capture_on_commit_callbacks: Any
+) -> None:
+    registered_players(event, 16)
+    draw(organiser, event, django_capture_on_commit_callbacks, from_round=1)
+    rounds = event.rounds.order_by("number")
+    services.confirm_round(organiser, rounds[0])
+    services.confirm_round(organiser, rounds[1])
+    assert selectors.public_rounds(event) == []
+    services.release_round(organiser, rounds[0])
+    assert [r.number for r in selectors.public_rounds(event)] == [1]
+    with pytest.raises(LeagueError, match="Release round 2 first"):
+        services.release_round(organiser, rounds[2])
