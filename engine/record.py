@@ -296,7 +296,8 @@ def _read_ruleset(r: _Reader, v: Any) -> tuple[str | RulesetOverride, Ruleset | 
     if isinstance(v, str):
         spec = v
     elif isinstance(v, dict):
-        if not r.obj(v, "setup", "ruleset", frozenset({"base", "overrides"}), frozenset()):
+        keys = frozenset({"base", "overrides"})
+        if not r.obj(v, "setup", "ruleset", keys, keys):
             return "", None
         if "base" not in v or "overrides" not in v:
             return "", None

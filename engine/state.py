@@ -556,8 +556,14 @@ class GameState:
     def _commit_surrender(self, e: Surrender) -> None:
         self.day_touched = True
         self.surrendered = e.seat
-        if e.seat in self.alive:
-            role = self.role[e.seat]
+        role = self.role.get(e.seat)
+        if (
+            self.rules.surrender
+            and e.seat in self.alive
+            and role is not None
+            and role is not Role.CIVILIAN
+            and self.alive_count[role] == 1
+        ):
             winner = Winner.GOOD if role is Role.KILLER else Winner.KILLERS
             self._end(winner, f"seat {e.seat} ({role}) surrendered")
 
