@@ -409,3 +409,6 @@ class AuditEntry(models.Model):
     class Meta:
         ordering = ["-at"]
         indexes = [models.Index(fields=["target_type", "target_id"])]
+
+
+from league import results_models  # noqa: E402, F401  (standings/ratings read tables)
