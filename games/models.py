@@ -1,1 +1,216 @@
-"""Game models."""
+"""Game models: a game per table (or a stand-alone club game), its record's versions,
+its status history and the referee's live sheet.
+
+Rules that must always hold are database constraints: one game per table; a game
+belongs to a table or to a club, never both; one confirmed version per game; a
+confirmed version was valid and complete and was confirmed by someone other than its
+submitter. Statuses change only through the guarded transitions in ``games.services``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+from league.models import Club, Event, Referee, Round, Table
+
+
+class Game(models.Model):
+    """One game of the Killer game: at a table of a round, or stand-alone at a club."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        SUBMITTED = "submitted", _("submitted")
+        CONFIRMED = "confirmed", _("confirmed")
+        RELEASED = "released", _("released")
+
+    table = models.OneToOneField(
+        Table, on_delete=models.CASCADE, null=True, blank=True, related_name="game"
+    )
+    # Stand-alone club games only (an event game takes these from its table and event).
+    club = models.ForeignKey(
+        Club, on_delete=models.PROTECT, null=True, blank=True, related_name="games"
+    )
+    referee = models.ForeignKey(
+        Referee, on_delete=models.SET_NULL, null=True, blank=True, related_name="club_games"
+    )
+    ruleset = models.JSONField(_("ruleset"), null=True, blank=True)
+    title = models.CharField(_("title"), max_length=160, blank=True)
+    played_on = models.DateField(_("played on"), null=True, blank=True)
+
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.DRAFT
+    )
+    #: Bumped by every change; clients send it back (or an ETag) to detect stale writes.
+    revision = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(table__isnull=False) & Q(club__isnull=True) & Q(referee__isnull=True))
+                | (Q(table__isnull=True) & Q(club__isnull=False)),
+                name="game_at_a_table_or_a_club",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["draft", "submitted", "confirmed", "released"]),
+                name="game_status_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.table_id is not None:
+            return str(self.table)
+        return self.title or f"{self.club} — game {self.pk}"
+
+    # --- facts derived from the table (stored once, there) ---------------------------------
+
+    @property
+    def event(self) -> Event | None:
+        return self.table.round.event if self.table is not None else None
+
+    @property
+    def round(self) -> Round | None:
+        return self.table.round if self.table is not None else None
+
+    @property
+    def the_club(self) -> Club:
+        if self.table is not None:
+            return self.table.round.event.club
+        assert self.club is not None
+        return self.club
+
+    @property
+    def game_referee(self) -> Referee | None:
+        return self.table.referee if self.table is not None else self.referee
+
+    def ruleset_spec(self) -> Any:
+        """The ruleset the game is played under: the event's, or the club game's own."""
+        event = self.event
+        if event is not None:
+            if event.ruleset_overrides:
+                return {"base": event.ruleset, "overrides": event.ruleset_overrides}
+            return event.ruleset
+        return self.ruleset or "classic"
+
+    @property
+    def released(self) -> bool:
+        return self.status == self.Status.RELEASED
+
+
+class GameVersion(models.Model):
+    """One submitted record of a game. Append-only: the record never changes; only the
+    status moves (draft/submitted → confirmed → superseded) through ``games.services``."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        SUBMITTED = "submitted", _("submitted")
+        CONFIRMED = "confirmed", _("confirmed")
+        SUPERSEDED = "superseded", _("superseded")
+
+    class Source(models.TextChoices):
+        SHEET = "sheet", _("live sheet")
+        PAPER = "paper", _("paper result")
+        UPLOAD = "upload", _("upload")
+        API = "api", _("API")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField(_("version"))
+    record = models.JSONField(_("record"))
+    source = models.CharField(_("source"), max_length=10, choices=Source.choices)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    submitted_at = models.DateTimeField(auto_now_add=True)
+    reason = models.TextField(_("reason"), blank=True)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
+    valid = models.BooleanField(default=False)
+    #: Engine status: finished, in-progress or result-only.
+    completeness = models.CharField(max_length=20, blank=True)
+    violations = models.JSONField(default=list, blank=True)
+    winner = models.CharField(max_length=10, blank=True)
+    ended = models.CharField(max_length=20, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="unique_game_version_number"),
+            models.UniqueConstraint(
+                fields=["game"],
+                condition=Q(status="confirmed"),
+                name="one_confirmed_version_per_game",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["draft", "submitted", "confirmed", "superseded"]),
+                name="game_version_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="draft")
+                | (Q(valid=True) & Q(completeness__in=["finished", "result-only"])),
+                name="only_valid_complete_versions_leave_draft",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="confirmed")
+                | (
+                    Q(confirmed_by__isnull=False)
+                    & Q(confirmed_at__isnull=False)
+                    & ~Q(confirmed_by=F("submitted_by"))
+                ),
+                name="confirmed_by_another_official",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} v{self.number}"
+
+
+class GameStatusChange(models.Model):
+    """History of a game's guarded status transitions (and of corrections)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="history")
+    from_status = models.CharField(max_length=20)
+    to_status = models.CharField(max_length=20)
+    version = models.ForeignKey(
+        GameVersion, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    reason = models.TextField(blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "at", "pk"]
+
+
+class GameSheet(models.Model):
+    """The referee's live sheet: the steps played so far, replayed through the engine.
+
+    ``steps`` is a list of ``{"id", "type", ...}`` objects (see ``games.sheet``); the first
+    is the deal. ``revision`` counts accepted changes (a step or an undo) so a client
+    that missed an answer can tell whether its step landed.
+    """
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="sheet")
+    revision = models.PositiveIntegerField(default=0)
+    steps = models.JSONField(default=list, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )

@@ -1,0 +1,155 @@
+"""The bridge to the engine for whole records: read, validate, and add the platform's
+own checks (the record must be this game's: its ruleset and its seating).
+
+Every judgement comes from ``engine.validate``; nothing here re-implements a rule.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from engine.record import FORMAT, loads
+from engine.rulesets import RulesetError, get_ruleset
+from engine.validate import validate
+from games.models import Game
+from league.models import Player, Seat
+
+
+class NotARecordError(ValueError):
+    """Input that is not a KGR/1 record at all (not JSON, not an object, another format).
+
+    Nothing is stored; the message says what was wrong and is safe to show anyone.
+    """
+
+
+@dataclass(frozen=True)
+class Check:
+    """A record's judgement as stored on a version."""
+
+    record: dict[str, Any]
+    valid: bool
+    completeness: str
+    violations: list[dict[str, str]] = field(default_factory=list)
+    winner: str = ""
+    ended: str = ""
+
+    @property
+    def complete(self) -> bool:
+        return self.completeness in ("finished", "result-only")
+
+
+def load_json(data: str | bytes) -> Any:
+    """Parse JSON text (keeping duplicate keys visible to the engine) or explain why not."""
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise NotARecordError(_("not JSON: the file is not UTF-8 text")) from None
+    try:
+        return loads(data)
+    except json.JSONDecodeError as e:
+        raise NotARecordError(
+            _("not JSON: %(msg)s at line %(line)s column %(col)s")
+            % {"msg": e.msg, "line": e.lineno, "col": e.colno}
+        ) from None
+
+
+def require_record_shape(value: Any) -> dict[str, Any]:
+    """A JSON object in the KGR/1 format, or :class:`NotARecordError`."""
+    if not isinstance(value, dict):
+        raise NotARecordError(_("not a game record: expected a JSON object"))
+    fmt = value.get("format")
+    if fmt != FORMAT:
+        raise NotARecordError(
+            _("wrong format: expected %(want)s, got %(got)s")
+            % {"want": json.dumps(FORMAT), "got": json.dumps(fmt)[:40]}
+        )
+    return value
+
+
+def _same_rules(a: Any, b: Any) -> bool:
+    try:
+        ra, rb = get_ruleset(a), get_ruleset(b)
+    except RulesetError:
+        return False
+    return ra.id == rb.id and ra.to_params() == rb.to_params()
+
+
+def expected_players(game: Game) -> dict[int, str] | None:
+    """Seat number → player handle from the draw, for a game at a table."""
+    if game.table_id is None:
+        return None
+    rows = Seat.objects.filter(table_id=game.table_id).values_list("number", "player__handle")
+    return dict(rows)
+
+
+def platform_violations(game: Game, record: dict[str, Any]) -> list[dict[str, str]]:
+    """The record belongs to this game: same ruleset, same players in the same seats."""
+    found: list[dict[str, str]] = []
+    spec = record.get("ruleset")
+    if spec is not None and not _same_rules(spec, game.ruleset_spec()):
+        found.append(
+            {
+                "code": "platform.ruleset",
+                "where": "setup",
+                "message": _("setup: the record's ruleset is not this game's (%(want)s)")
+                % {"want": json.dumps(game.ruleset_spec())},
+            }
+        )
+    seats = record.get("seats")
+    if not isinstance(seats, list):
+        return found
+    declared: dict[Any, Any] = {
+        s.get("seat"): s.get("player") for s in seats if isinstance(s, dict) and "seat" in s
+    }
+    want = expected_players(game)
+    if want is not None:
+        if want and declared != want:
+            wrong = sorted(
+                str(n) for n in set(want) | set(declared) if want.get(n) != declared.get(n)
+            )
+            found.append(
+                {
+                    "code": "platform.seating",
+                    "where": "setup",
+                    "message": _("setup: seats %(seats)s do not match the table's seating")
+                    % {"seats": ", ".join(wrong)},
+                }
+            )
+    else:
+        handles = {p for p in declared.values() if isinstance(p, str)}
+        known = set(Player.objects.filter(handle__in=handles).values_list("handle", flat=True))
+        unknown = sorted(handles - known)
+        if unknown:
+            found.append(
+                {
+                    "code": "platform.unknown_player",
+                    "where": "setup",
+                    "message": _("setup: unknown players %(players)s")
+                    % {"players": ", ".join(unknown)},
+                }
+            )
+    return found
+
+
+def check_record(game: Game, data: Any) -> Check:
+    """Judge ``data`` (a JSON value, or JSON text) for ``game``; raise NotARecordError if it
+    is not a KGR/1 record at all."""
+    value = load_json(data) if isinstance(data, str | bytes) else data
+    record = require_record_shape(value)
+    verdict = validate(data if isinstance(data, str | bytes) else record)
+    violations = [v.as_dict() for v in verdict.violations]
+    violations += platform_violations(game, record)
+    winner = verdict.winner
+    return Check(
+        record=json.loads(json.dumps(record)),
+        valid=not violations,
+        completeness=str(verdict.status),
+        violations=violations,
+        winner=winner.value if winner is not None else "",
+        ended=verdict.ended or "",
+    )

@@ -1,0 +1,87 @@
+"""Reads about games, for pages, the API, exports and the results pipeline (issue 8).
+
+What the pipeline reads: :func:`confirmed_version` (the one confirmed version, or None)
+and its ``record`` (a KGR/1 JSON value), ``game.status`` (``released`` once public),
+``game.event`` / ``game.round`` / ``game.table`` (None for a stand-alone club game), and
+:func:`confirmed_games` for all of an event's confirmed games in table order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from games.models import Game, GameVersion
+from games.permissions import can_see_secrets
+from league.models import Event, Round
+
+GAME_RELATED = (
+    "table__round__event__club",
+    "table__referee__user",
+    "club",
+    "referee__user",
+)
+
+
+def games() -> QuerySet[Game]:
+    return Game.objects.select_related(*GAME_RELATED)
+
+
+def game_by_id(game_id: int) -> Game:
+    return games().get(pk=game_id)
+
+
+def round_games(round_: Round) -> QuerySet[Game]:
+    return games().filter(table__round=round_).order_by("table__number")
+
+
+def event_games(event: Event) -> QuerySet[Game]:
+    return (
+        games().filter(table__round__event=event).order_by("table__round__number", "table__number")
+    )
+
+
+def confirmed_version(game: Game) -> GameVersion | None:
+    return game.versions.filter(status=GameVersion.Status.CONFIRMED).first()
+
+
+def confirmed_record(game: Game) -> dict[str, Any] | None:
+    version = confirmed_version(game)
+    return version.record if version is not None else None
+
+
+def confirmed_games(event: Event, released_only: bool = False) -> QuerySet[GameVersion]:
+    """The confirmed versions of an event's games (``.game`` preloaded), in round/table order."""
+    qs = GameVersion.objects.filter(
+        status=GameVersion.Status.CONFIRMED, game__table__round__event=event
+    )
+    if released_only:
+        qs = qs.filter(game__status=Game.Status.RELEASED)
+    return qs.select_related("game__table__round").order_by(
+        "game__table__round__number", "game__table__number"
+    )
+
+
+def versions_for(user: Any, game: Game) -> list[GameVersion]:
+    """The versions ``user`` may read: all for officials; the confirmed one once released;
+    none before release for anybody else (fails closed)."""
+    if not can_see_secrets(user, game):
+        return []
+    qs = game.versions.select_related("submitted_by", "confirmed_by").order_by("number")
+    from games.permissions import is_game_official
+
+    if is_game_official(user, game):
+        return list(qs)
+    return list(qs.filter(status=GameVersion.Status.CONFIRMED))
+
+
+def referee_games(user: Any) -> QuerySet[Game]:
+    """Games ``user`` referees (table or stand-alone), newest first."""
+    if not user.is_authenticated:
+        return Game.objects.none()
+    from django.db.models import Q
+
+    return (
+        games().filter(Q(table__referee__user=user) | Q(referee__user=user)).order_by("-created_at")
+    )

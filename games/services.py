@@ -1,0 +1,311 @@
+"""Writes to games: submissions, confirmation, corrections and release.
+
+Every write locks the game row (``select_for_update``), checks the caller's expected
+revision (a stale one raises :class:`StaleRevision`, never overwrites), moves statuses
+only through :func:`_transition` (which writes history), bumps the revision, writes an
+audit entry, and tells the results pipeline on commit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from engine.rulesets import RulesetError, get_ruleset
+from games import permissions
+from games.models import Game, GameStatusChange, GameVersion
+from games.pipeline import results_changed
+from games.records import check_record
+from league.models import AuditEntry, Club, Referee, Round, Table
+
+S = Game.Status
+V = GameVersion.Status
+
+
+class GameError(Exception):
+    """A refusal the user can act on; ``message`` is translated and never names a role."""
+
+    status_code = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NotAllowed(GameError):
+    status_code = 403
+
+
+class Conflict(GameError):
+    status_code = 409
+
+
+class StaleRevision(Conflict):
+    """The caller saw an older revision of the game than the current one."""
+
+    def __init__(self, current: int) -> None:
+        super().__init__(
+            _(
+                "This game changed since you loaded it (now at revision %(rev)s). "
+                "Reload and try again."
+            )
+            % {"rev": current}
+        )
+        self.current = current
+
+
+# Allowed status moves; a correction keeps confirmed/released and is written as history.
+_MOVES: dict[str, set[str]] = {
+    S.DRAFT: {S.SUBMITTED},
+    S.SUBMITTED: {S.CONFIRMED},
+    S.CONFIRMED: {S.RELEASED},
+    S.RELEASED: set(),
+}
+
+
+def lock_game(game_id: int) -> Game:
+    """The game row, locked until the end of the transaction, with what checks need."""
+    return (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("table__round__event__club", "table__referee", "club", "referee")
+        .get(pk=game_id)
+    )
+
+
+def check_revision(game: Game, expected: int | None) -> None:
+    if expected is not None and int(expected) != game.revision:
+        raise StaleRevision(game.revision)
+
+
+def _transition(
+    game: Game,
+    to: str,
+    actor: Any,
+    version: GameVersion | None = None,
+    reason: str = "",
+) -> None:
+    """The one place a game's status changes: validates the move and writes history."""
+    if to != game.status and to not in _MOVES[game.status]:
+        raise Conflict(
+            _("A game cannot go from %(a)s to %(b)s.")
+            % {"a": S(game.status).label, "b": S(to).label}
+        )
+    GameStatusChange.objects.create(
+        game=game,
+        from_status=game.status,
+        to_status=to,
+        version=version,
+        actor=actor if actor is not None and actor.is_authenticated else None,
+        reason=reason,
+    )
+    game.status = to
+
+
+def _save(game: Game) -> None:
+    game.revision += 1
+    game.save(update_fields=["status", "revision", "updated_at"])
+
+
+def audit(actor: Any, action: str, game: Game, **data: Any) -> None:
+    """An audit entry; ``data`` never holds roles (the log is read by more people)."""
+    AuditEntry.objects.create(
+        actor=actor if actor is not None and actor.is_authenticated else None,
+        action=action,
+        target_type="game",
+        target_id=game.pk,
+        event=game.event,
+        data=data,
+    )
+
+
+# --- creating games ----------------------------------------------------------------------
+
+
+def game_for_table(table: Table) -> Game:
+    """The table's game, created on first use (one per table, by a unique constraint)."""
+    try:
+        return Game.objects.get(table=table)
+    except Game.DoesNotExist:
+        pass
+    try:
+        with transaction.atomic():
+            return Game.objects.create(table=table)
+    except IntegrityError:
+        return Game.objects.get(table=table)
+
+
+def create_round_games(actor: Any, round_: Round) -> list[Game]:
+    """A game for every table of the round (organisers; existing games are kept)."""
+    from league.permissions import can_manage_event
+
+    if not can_manage_event(actor, round_.event):
+        raise NotAllowed(_("Only the event's organisers can create its games."))
+    games = [game_for_table(t) for t in round_.tables.all()]
+    return games
+
+
+def create_club_game(
+    actor: Any,
+    club: Club,
+    ruleset: Any,
+    referee: Referee | None = None,
+    title: str = "",
+    played_on: Any = None,
+) -> Game:
+    """A stand-alone game at a club, refereed by ``referee`` (default: the actor)."""
+    from league.permissions import is_club_organiser
+
+    if referee is None:
+        referee = Referee.objects.filter(user=actor).first() if actor.is_authenticated else None
+    organiser = is_club_organiser(actor, club)
+    own = referee is not None and referee.user_id == actor.pk and referee.club_id == club.pk
+    if not (organiser or own):
+        raise NotAllowed(_("Only the club's organisers and referees can record its games."))
+    try:
+        get_ruleset(ruleset)
+    except RulesetError as e:
+        raise GameError(e.message) from None
+    with transaction.atomic():
+        game = Game.objects.create(
+            club=club, referee=referee, ruleset=ruleset, title=title, played_on=played_on
+        )
+        audit(actor, "game.create", game, title=title)
+    return game
+
+
+# --- submissions -------------------------------------------------------------------------
+
+
+def submit_record(
+    actor: Any,
+    game: Game,
+    data: Any,
+    source: str,
+    expected_revision: int | None = None,
+    reason: str = "",
+) -> GameVersion:
+    """Append a version. Valid and complete: ``submitted``; otherwise a ``draft`` showing
+    its violations. On a confirmed or released game this is a correction and needs a
+    reason. Raises ``records.NotARecordError`` for input that is no KGR/1 record."""
+    if not permissions.can_submit(actor, game):
+        raise NotAllowed(_("Only this game's referee and organisers can submit its record."))
+    check = check_record(game, data)
+    with transaction.atomic():
+        game = lock_game(game.pk)
+        check_revision(game, expected_revision)
+        correction = game.status in (S.CONFIRMED, S.RELEASED)
+        reason = reason.strip()
+        if correction and not reason:
+            raise GameError(_("This game is already confirmed: a correction needs a reason."))
+        last = game.versions.aggregate(m=Max("number"))["m"] or 0
+        status = V.SUBMITTED if check.valid and check.complete else V.DRAFT
+        version = GameVersion.objects.create(
+            game=game,
+            number=last + 1,
+            record=check.record,
+            source=source,
+            submitted_by=actor,
+            reason=reason,
+            status=status,
+            valid=check.valid,
+            completeness=check.completeness,
+            violations=check.violations,
+            winner=check.winner,
+            ended=check.ended,
+        )
+        if status == V.SUBMITTED and game.status == S.DRAFT:
+            _transition(game, S.SUBMITTED, actor, version)
+        _save(game)
+        audit(
+            actor,
+            "game.correct" if correction else "game.submit",
+            game,
+            version=version.number,
+            status=status,
+            source=source,
+            reason=reason,
+            violations=len(check.violations),
+        )
+    return version
+
+
+def confirm_version(
+    actor: Any, game: Game, number: int, expected_revision: int | None = None
+) -> GameVersion:
+    """Confirm a submitted version: by an official who did not submit it, under a lock.
+
+    The previously confirmed version (if any: this is a correction) is superseded, and so
+    are older pending submissions. The results pipeline hears about it on commit."""
+    if not permissions.can_confirm(actor, game):
+        raise NotAllowed(_("Only this game's referee and organisers can confirm its record."))
+    with transaction.atomic():
+        game = lock_game(game.pk)
+        check_revision(game, expected_revision)
+        try:
+            version = game.versions.select_for_update().get(number=number)
+        except GameVersion.DoesNotExist:
+            raise GameError(_("This game has no version %(n)s.") % {"n": number}) from None
+        if version.status == V.CONFIRMED:
+            raise Conflict(_("Version %(n)s is already confirmed.") % {"n": number})
+        if version.status != V.SUBMITTED:
+            raise Conflict(
+                _(
+                    "Version %(n)s cannot be confirmed: only a valid, complete, "
+                    "submitted version can."
+                )
+                % {"n": number}
+            )
+        if version.submitted_by_id == actor.pk:
+            raise NotAllowed(_("You submitted this version; another official must confirm it."))
+        correction = game.status in (S.CONFIRMED, S.RELEASED)
+        game.versions.filter(status=V.CONFIRMED).update(status=V.SUPERSEDED)
+        game.versions.filter(status=V.SUBMITTED, number__lt=number).update(status=V.SUPERSEDED)
+        version.status = V.CONFIRMED
+        version.confirmed_by = actor
+        version.confirmed_at = timezone.now()
+        version.save(update_fields=["status", "confirmed_by", "confirmed_at"])
+        _transition(
+            game,
+            game.status if correction else S.CONFIRMED,
+            actor,
+            version,
+            reason=version.reason if correction else "",
+        )
+        _save(game)
+        audit(actor, "game.confirm", game, version=number, correction=correction)
+        transaction.on_commit(lambda: results_changed(game))
+    return version
+
+
+def release_game(actor: Any, game: Game, expected_revision: int | None = None) -> Game:
+    """Publish a confirmed game: its roles and record become public (organisers only)."""
+    if not permissions.can_release(actor, game):
+        raise NotAllowed(_("Only the organisers can release a game's results."))
+    with transaction.atomic():
+        game = lock_game(game.pk)
+        check_revision(game, expected_revision)
+        if game.status != S.CONFIRMED:
+            raise Conflict(_("Only a confirmed game can be released."))
+        _transition(game, S.RELEASED, actor)
+        _save(game)
+        audit(actor, "game.release", game)
+        transaction.on_commit(lambda: results_changed(game))
+    return game
+
+
+def release_round(actor: Any, round_: Round) -> int:
+    """Release every confirmed game of a round; returns how many were released."""
+    count = 0
+    ids = list(
+        Game.objects.filter(table__round=round_, status=S.CONFIRMED).values_list("pk", flat=True)
+    )
+    for game in Game.objects.filter(pk__in=ids).select_related(
+        "table__round__event__club", "table__referee"
+    ):
+        release_game(actor, game)
+        count += 1
+    return count
