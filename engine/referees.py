@@ -1,0 +1,368 @@
+"""Referee assignment: one referee per table per round.
+
+Hard: a referee never judges a player they conflict with, and judges one table at a
+time. Soft, in this order: few repeats (``Σ_(player, referee) C(count, 2)``), an even
+load, and strong referees at important tables. Each round is an assignment problem
+(tables × referees) solved with the Hungarian method given every other round; sweeping
+the rounds until nothing improves is the "improving swaps across rounds".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+from scipy.optimize import linear_sum_assignment
+
+from engine.seating.metrics import spread
+from engine.seating.problem import DrawConstraintError, SeatingProblemError
+
+__all__ = [
+    "RefereeMetrics",
+    "RefereeOptions",
+    "RefereePlan",
+    "assign_referees",
+    "referee_repeats_bound",
+]
+
+FloatMatrix = npt.NDArray[np.float64]
+_FORBIDDEN = 1e12
+
+
+class _Round(Protocol):
+    @property
+    def tables(self) -> Sequence[Sequence[str]]: ...
+
+
+class Layout(Protocol):
+    """Anything with ``rounds[i].tables[j]`` = player ids (a :class:`SeatingDraw`)."""
+
+    @property
+    def rounds(self) -> Sequence[_Round]: ...
+
+
+@dataclass(frozen=True)
+class RefereeOptions:
+    """Effort and priorities; the same options and seed give the same plan."""
+
+    sweeps: int = 40
+    restarts: int = 6
+    repeat_weight: int = 1000
+    load_weight: int = 10
+    grade_weight: int = 1
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise SeatingProblemError([f"option {f.name} must be a non-negative integer"])
+
+
+@dataclass(frozen=True)
+class RefereeMetrics:
+    """``repeats`` against ``repeats_bound``; ``max_count`` is the most times one player
+    has one referee; loads are tables judged per referee."""
+
+    repeats: int
+    repeats_bound: int
+    max_count: int
+    load_min: int
+    load_max: int
+
+
+@dataclass(frozen=True)
+class RefereePlan:
+    """``rounds[i][j]``: referee of round i+1, table j+1."""
+
+    rounds: tuple[tuple[str, ...], ...]
+    metrics: RefereeMetrics
+    warnings: tuple[str, ...]
+
+
+def _overlap(a: Sequence[Sequence[int]], b: Sequence[Sequence[int]], n: int) -> FloatMatrix:
+    where = np.full(n, -1, dtype=np.int64)
+    for j, table in enumerate(b):
+        where[list(table)] = j
+    out = np.zeros((len(a), len(b)))
+    for i, table in enumerate(a):
+        cols = where[list(table)]
+        cols = cols[cols >= 0]
+        np.add.at(out[i], cols, 1)
+    return out
+
+
+def referee_repeats_bound(
+    rounds: Sequence[Sequence[Sequence[int]]], n: int, allowed: Sequence[int]
+) -> int:
+    """Lower bound on referee repeats for a fixed seating (player indices).
+
+    Two arguments, the larger wins. Players: one playing ``r_p`` rounds under
+    ``allowed[p]`` possible referees repeats at least ``spread(r_p, allowed[p])``.
+    Rounds: for rounds t, u with ``m_t``, ``m_u`` tables and ``k`` referees, at least
+    ``m_t + m_u − k`` referees judge in both, and each such referee repeats once per
+    player at both their tables, so the cheapest matching of that size in the overlap
+    matrix is a floor for that pair of rounds.
+    """
+    played = np.zeros(n, dtype=np.int64)
+    for rnd in rounds:
+        for table in rnd:
+            played[list(table)] += 1
+    by_player = sum(spread(int(played[p]), allowed[p]) for p in range(n) if allowed[p])
+    refs = max(allowed, default=0)
+    by_rounds = 0
+    for a, b in itertools.combinations(rounds, 2):
+        k = len(a) + len(b) - refs
+        if k <= 0:
+            continue
+        o = _overlap(a, b, n)
+        ma, mb = o.shape
+        big = np.full((ma + mb - k, mb + ma - k), _FORBIDDEN)
+        big[:ma, :mb] = o
+        big[:ma, mb:] = 0
+        big[ma:, :mb] = 0
+        r, c = linear_sum_assignment(big)
+        by_rounds += round(float(big[r, c].sum()))
+    return max(by_player, by_rounds)
+
+
+def assign_referees(
+    draw: Layout,
+    referees: Sequence[str],
+    conflicts: Iterable[tuple[str, str]] = (),
+    seed: int = 0,
+    *,
+    fixed: Sequence[Sequence[str]] = (),
+    grades: Mapping[str, float] | None = None,
+    importance: Sequence[Sequence[float]] | None = None,
+    options: RefereeOptions | None = None,
+    time_limit: float = 5.0,
+    progress: Callable[[float], None] | None = None,
+) -> RefereePlan:
+    """Give every table of ``draw`` a referee.
+
+    ``conflicts`` holds ``(referee, player)`` pairs that must never meet; ``fixed`` the
+    referees of rounds already played (kept, counted as history); ``grades`` (higher is
+    stronger) and ``importance[i][j]`` (round i+1, table j+1) steer strong referees to
+    important tables. Raises :class:`DrawConstraintError` naming the round, table and
+    referees when conflicts leave a table without one.
+    """
+    started = time.perf_counter()
+    opts = options or RefereeOptions()
+    refs = list(referees)
+    problems = []
+    if not refs:
+        problems.append("no referees")
+    if len(set(refs)) != len(refs):
+        problems.append("referee ids are not unique")
+    known = set(refs)
+    pairs = {(str(r), str(p)) for r, p in conflicts}
+    problems += [
+        f"conflict names unknown referee {r}" for r in sorted({r for r, _ in pairs} - known)
+    ]
+    if problems:
+        raise SeatingProblemError(problems)
+    layout = [[tuple(table) for table in rnd.tables] for rnd in draw.rounds]
+    players = sorted({p for rnd in layout for table in rnd for p in table})
+    index = {p: i for i, p in enumerate(players)}
+    rindex = {r: i for i, r in enumerate(refs)}
+    n, k = len(players), len(refs)
+    rounds = [[[index[p] for p in table] for table in rnd] for rnd in layout]
+    conflict = np.zeros((n, k), dtype=bool)
+    for r, p in pairs:
+        if p in index:
+            conflict[index[p], rindex[r]] = True
+    fixed_idx = _check_fixed(fixed, layout, rindex, conflict, rounds)
+    grade = np.zeros(k)
+    if grades:
+        values = np.array([float(grades.get(r, 0.0)) for r in refs])
+        grade = values.max() - values
+    weight = [
+        np.asarray(importance[t], dtype=float)
+        if importance and t < len(importance)
+        else np.zeros(len(rnd))
+        for t, rnd in enumerate(rounds)
+    ]
+    blocked = [
+        np.array([conflict[table].any(axis=0) for table in rnd]).reshape(len(rnd), k)
+        for rnd in rounds
+    ]
+    for t, rnd in enumerate(rounds):
+        if t >= len(fixed_idx):
+            _check_round(t, rnd, blocked[t], refs, layout, conflict, players)
+    rng = np.random.default_rng(seed)
+    fx = len(fixed_idx)
+    best: tuple[tuple[int, int, float], list[list[int]]] | None = None
+    budget = max(1, opts.restarts)
+    for attempt in range(budget):
+        if attempt and time.perf_counter() - started > time_limit * 0.8:
+            break
+        plan = [list(a) for a in fixed_idx] + [[-1] * len(rnd) for rnd in rounds[fx:]]
+        counts = np.zeros((n, k), dtype=np.int64)
+        load = np.zeros(k, dtype=np.int64)
+        for t in range(fx):
+            _apply(rounds[t], plan[t], counts, load, +1)
+        order = list(range(fx, len(rounds)))
+        if attempt:
+            rng.shuffle(order)
+        for t in order:
+            plan[t] = _solve(rounds[t], counts, load, blocked[t], weight[t], grade, opts)
+            _apply(rounds[t], plan[t], counts, load, +1)
+        for _ in range(opts.sweeps):
+            if time.perf_counter() - started > time_limit * 0.9:
+                break
+            changed = False
+            for t in rng.permutation(order):
+                _apply(rounds[t], plan[t], counts, load, -1)
+                new = _solve(rounds[t], counts, load, blocked[t], weight[t], grade, opts)
+                changed |= new != plan[t]
+                plan[t] = new
+                _apply(rounds[t], plan[t], counts, load, +1)
+            if not changed:
+                break
+        score = (
+            int((counts * (counts - 1) // 2).sum()),
+            int(load.max() - load.min()),
+            float(sum(weight[t] @ grade[plan[t]] for t in range(len(rounds)))),
+        )
+        if best is None or score < best[0]:
+            best = (score, [list(a) for a in plan])
+        if progress is not None:
+            progress((attempt + 1) / budget)
+    assert best is not None
+    plan = best[1]
+    return _finish(plan, rounds, refs, n, conflict)
+
+
+def _check_fixed(
+    fixed: Sequence[Sequence[str]],
+    layout: list[list[tuple[str, ...]]],
+    rindex: dict[str, int],
+    conflict: npt.NDArray[np.bool_],
+    rounds: list[list[list[int]]],
+) -> list[list[int]]:
+    if len(fixed) > len(layout):
+        raise SeatingProblemError(["more fixed referee rounds than rounds"])
+    out = []
+    for t, refs in enumerate(fixed):
+        if len(refs) != len(layout[t]):
+            raise SeatingProblemError([f"fixed referees of round {t + 1} do not match its tables"])
+        unknown = [r for r in refs if r not in rindex]
+        if unknown:
+            raise SeatingProblemError([f"fixed round {t + 1} names unknown referees {unknown}"])
+        out.append([rindex[r] for r in refs])
+    del conflict, rounds
+    return out
+
+
+def _check_round(
+    t: int,
+    rnd: list[list[int]],
+    blocked: npt.NDArray[np.bool_],
+    refs: list[str],
+    layout: list[list[tuple[str, ...]]],
+    conflict: npt.NDArray[np.bool_],
+    players: list[str],
+) -> None:
+    """Raise, naming round, table and referees, when conflicts make the round impossible."""
+    m, k = blocked.shape
+    if m > k:
+        raise DrawConstraintError(
+            "referee_count", f"round {t + 1}: {m} tables but only {k} referees", round=t + 1
+        )
+    for j in range(m):
+        if blocked[j].all():
+            who = "; ".join(
+                f"{refs[r]} with {layout[t][j][int(np.flatnonzero(conflict[rnd[j], r])[0])]}"
+                for r in range(k)
+            )
+            raise DrawConstraintError(
+                "referee_conflict",
+                f"round {t + 1}, table {j + 1}: every referee has a conflict there ({who})",
+                round=t + 1,
+            )
+    rows, cols = linear_sum_assignment(blocked.astype(float))
+    stuck = [int(r) + 1 for r, c in zip(rows, cols, strict=True) if blocked[r, c]]
+    if stuck:
+        open_refs = sorted({refs[c] for j in range(m) for c in np.flatnonzero(~blocked[j])})
+        raise DrawConstraintError(
+            "referee_conflict",
+            f"round {t + 1}: conflicts leave tables {stuck} without a referee; the "
+            f"{m} tables can only share referees {open_refs}",
+            round=t + 1,
+        )
+
+
+def _apply(
+    rnd: list[list[int]],
+    plan: list[int],
+    counts: npt.NDArray[np.int64],
+    load: npt.NDArray[np.int64],
+    sign: int,
+) -> None:
+    for table, ref in zip(rnd, plan, strict=True):
+        counts[table, ref] += sign
+        load[ref] += sign
+
+
+def _solve(
+    rnd: list[list[int]],
+    counts: npt.NDArray[np.int64],
+    load: npt.NDArray[np.int64],
+    blocked: npt.NDArray[np.bool_],
+    weight: npt.NDArray[np.float64],
+    grade: npt.NDArray[np.float64],
+    opts: RefereeOptions,
+) -> list[int]:
+    """Best referee per table for one round, the other rounds held fixed."""
+    # repeats first; the squared counts then spread them so nobody sees one referee often
+    seen = np.stack([counts[table].sum(axis=0) for table in rnd]).astype(float)
+    squares = np.stack([(counts[table] ** 2).sum(axis=0) for table in rnd]).astype(float)
+    cost = opts.repeat_weight * seen + squares + opts.load_weight * (2 * load + 1)[None, :]
+    cost += opts.grade_weight * weight[:, None] * grade[None, :]
+    cost[blocked] = _FORBIDDEN
+    rows, cols = linear_sum_assignment(cost)
+    out = [0] * len(rnd)
+    for r, c in zip(rows, cols, strict=True):
+        out[int(r)] = int(c)
+    return out
+
+
+def _finish(
+    plan: list[list[int]],
+    rounds: list[list[list[int]]],
+    refs: list[str],
+    n: int,
+    conflict: npt.NDArray[np.bool_],
+) -> RefereePlan:
+    counts = np.zeros((n, len(refs)), dtype=np.int64)
+    load = np.zeros(len(refs), dtype=np.int64)
+    for rnd, assigned in zip(rounds, plan, strict=True):
+        _apply(rnd, assigned, counts, load, +1)
+    allowed = [int((~conflict[p]).sum()) for p in range(n)]
+    bound = referee_repeats_bound(rounds, n, allowed)
+    repeats = int((counts * (counts - 1) // 2).sum())
+    metrics = RefereeMetrics(
+        repeats=repeats,
+        repeats_bound=bound,
+        max_count=int(counts.max(initial=0)),
+        load_min=int(load.min()),
+        load_max=int(load.max()),
+    )
+    warnings = []
+    if repeats > bound:
+        warnings.append(
+            f"players meet the same referee {repeats} extra times; the lower bound is {bound}"
+        )
+    if metrics.load_max - metrics.load_min > 1:
+        warnings.append(f"referee loads range from {metrics.load_min} to {metrics.load_max} tables")
+    return RefereePlan(
+        rounds=tuple(tuple(refs[r] for r in assigned) for assigned in plan),
+        metrics=metrics,
+        warnings=tuple(warnings),
+    )

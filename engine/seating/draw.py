@@ -1,0 +1,352 @@
+"""``draw_seating``: constructions first, local search where they fall short.
+
+Order of work: check every round can be seated at all; compute the lower bounds; build
+every design that fits the event (affine planes, orthogonal arrays and their
+truncations), relabel players onto its points so avoid pairs, club-mates and earlier
+meetings land where the design keeps them apart; add a greedy draw; polish the best
+with tabu search under a cap on max λ; then give seat numbers.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.seating.designs import candidate_designs, delete_runs, select_columns
+from engine.seating.metrics import (
+    SeatingMetrics,
+    feasible_table_counts,
+    meeting_matrix,
+    partition,
+    seating_bounds,
+    seating_metrics,
+)
+from engine.seating.problem import DrawConstraintError, SearchOptions, SeatingProblem
+from engine.seating.search import (
+    IntArray,
+    Weights,
+    fit_sizes,
+    greedy_round,
+    meetings,
+    objective,
+    relabel,
+    round_adjacency,
+    tabu_search,
+)
+from engine.seating.seats import assign_seats
+
+__all__ = ["SeatingDraw", "SeatingRound", "draw_seating"]
+
+# Share of the time limit kept back for seat numbers and the final checks.
+_RESERVE = 0.1
+
+
+@dataclass(frozen=True)
+class SeatingRound:
+    """One round: ``tables[j]`` lists table j+1's players in seat order (seat 1 first)."""
+
+    number: int
+    tables: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class SeatingDraw:
+    """A valid draw with its measures; ``method`` names the design or search used."""
+
+    problem: SeatingProblem
+    rounds: tuple[SeatingRound, ...]
+    metrics: SeatingMetrics
+    method: str
+    warnings: tuple[str, ...]
+
+
+def _round_plans(
+    problem: SeatingProblem, index: dict[str, int]
+) -> list[tuple[IntArray, tuple[int, ...]]]:
+    """Present players and the table counts each free round may use, or a clear error."""
+    sizes = problem.sizes()
+    plans = []
+    for t in range(len(problem.fixed_rounds) + 1, problem.rounds + 1):
+        present = np.array([index[p] for p in problem.present(t)], dtype=np.int64)
+        count = len(present)
+        if count < sizes[0]:
+            raise DrawConstraintError(
+                "table_size",
+                f"round {t}: {count} players present, fewer than the minimum table size {sizes[0]}",
+                round=t,
+            )
+        if problem.tables is not None:
+            if partition(count, problem.tables, sizes) is None:
+                raise DrawConstraintError(
+                    "tables",
+                    f"round {t}: {count} players present cannot sit at exactly "
+                    f"{problem.tables} tables with sizes {_sizes_text(sizes)}",
+                    round=t,
+                )
+            counts: tuple[int, ...] = (problem.tables,)
+        else:
+            counts = feasible_table_counts(count, sizes)
+            if not counts:
+                raise DrawConstraintError(
+                    "table_size",
+                    f"round {t}: {count} players present cannot be split into tables "
+                    f"of sizes {_sizes_text(sizes)}",
+                    round=t,
+                )
+        plans.append((present, counts))
+    return plans
+
+
+def _sizes_text(sizes: Sequence[int]) -> str:
+    if list(sizes) == list(range(sizes[0], sizes[-1] + 1)):
+        return f"{sizes[0]}–{sizes[-1]}"
+    return ", ".join(str(s) for s in sizes)
+
+
+def _check_avoid_possible(
+    problem: SeatingProblem, plans: list[tuple[IntArray, tuple[int, ...]]], index: dict[str, int]
+) -> None:
+    """Fail early, with the pair named, where one table per round makes avoiding moot."""
+    fixed = len(problem.fixed_rounds)
+    for a, b in sorted(problem.avoid):
+        for t, (present, counts) in enumerate(plans, start=fixed + 1):
+            if max(counts) == 1 and index[a] in present and index[b] in present:
+                raise DrawConstraintError(
+                    "avoid",
+                    f"players {a} and {b} must not meet but round {t} seats everyone "
+                    "present at a single table",
+                    round=t,
+                )
+
+
+def draw_seating(
+    problem: SeatingProblem,
+    time_limit: float = 10.0,
+    *,
+    options: SearchOptions | None = None,
+    progress: Callable[[float], None] | None = None,
+) -> SeatingDraw:
+    """Draw the seating of ``problem``; see docs/draws.md for what it guarantees.
+
+    The same problem, seed and options give the same draw; ``time_limit`` (seconds)
+    only cuts the effort short. Raises :class:`DrawConstraintError` naming the
+    constraint that cannot be met.
+    """
+    started = time.perf_counter()
+    opts = options or SearchOptions()
+    deadline = started + max(0.0, time_limit) * (1 - _RESERVE)
+    cut_short = [False]
+
+    def out_of_time() -> bool:
+        if time.perf_counter() >= deadline:
+            cut_short[0] = True
+        return cut_short[0]
+
+    def report(fraction: float) -> None:
+        if progress is not None:
+            progress(min(1.0, max(0.0, fraction)))
+
+    report(0.0)
+    index = {p: i for i, p in enumerate(problem.players)}
+    n = len(index)
+    fixed = len(problem.fixed_rounds)
+    plans = _round_plans(problem, index)
+    _check_avoid_possible(problem, plans, index)
+    bounds = seating_bounds(problem)
+    sizes = problem.sizes()
+    fixed_idx = [[[index[p] for p in table] for table in rnd] for rnd in problem.fixed_rounds]
+    avoid = np.zeros((n, n), dtype=bool)
+    for a, b in problem.avoid:
+        avoid[index[a], index[b]] = avoid[index[b], index[a]] = True
+    club = np.zeros((n, n), dtype=bool)
+    if problem.clubs:
+        label = np.array([problem.clubs.get(p, f"\0{p}") for p in problem.players])
+        club = label[:, None] == label[None, :]
+        np.fill_diagonal(club, False)
+    weights = Weights(
+        base=meeting_matrix(n, fixed_idx),
+        avoid=avoid,
+        club=club,
+        club_rounds=max(0, problem.club_apart_rounds - fixed),
+        cap=max(1, bounds.max_meetings),
+        cap_weight=opts.cap_weight,
+        avoid_weight=opts.avoid_weight,
+        club_weight=opts.club_weight,
+    )
+    rng = np.random.default_rng(problem.seed)
+    free = len(plans)
+    candidates: list[tuple[int, int, str, IntArray]] = []
+    if free:
+        greedy = _greedy_draw(plans, sizes, weights, rng, n)
+        candidates.append(
+            (objective(greedy, weights), _tables(greedy), "greedy + tabu search", greedy)
+        )
+        for name, assign in _constructions(
+            problem, plans, sizes, weights, opts, rng, n, out_of_time
+        ):
+            candidates.append((objective(assign, weights), _tables(assign), name, assign))
+            if candidates[-1][0] <= bounds.repeats:
+                break  # designs come fewest tables first: none later can beat this one
+    report(0.1)
+    method = "fixed rounds only"
+    assign = np.zeros((0, n), dtype=np.int64)
+    if candidates:
+        score, _, method, assign = min(candidates, key=lambda c: (c[0], c[1]))
+        if score > bounds.repeats:
+            tables = [int(row.max()) + 1 for row in assign]
+            assign, improved = tabu_search(
+                assign,
+                tables,
+                weights,
+                iterations=opts.iterations,
+                tenure=opts.tabu_tenure,
+                target=bounds.repeats,
+                rng=rng,
+                out_of_time=out_of_time,
+                progress=lambda f: report(0.1 + 0.8 * f),
+            )
+            if improved < score:
+                method += " + tabu search" if "search" not in method else ""
+    report(0.9)
+    warnings: list[str] = []
+    _check_avoid_met(problem, assign, weights, fixed)
+    warnings.extend(_fixed_round_warnings(problem))
+    rounds_idx = fixed_idx + [_tables_of(row) for row in assign]
+    smallest = min(len(table) for rnd in rounds_idx for table in rnd)
+    seat_cap = -(-problem.rounds // smallest)
+    ordered = assign_seats(
+        n,
+        rounds_idx,
+        fixed,
+        seat_cap,
+        seed=problem.seed,
+        out_of_time=lambda: time.perf_counter() >= started + time_limit * (1 - _RESERVE / 2),
+    )
+    rounds = tuple(
+        SeatingRound(t, tuple(tuple(problem.players[p] for p in table) for table in rnd))
+        for t, rnd in enumerate(ordered, start=1)
+    )
+    metrics = seating_metrics(problem, [r.tables for r in rounds], bounds)
+    if metrics.club_meetings:
+        warnings.append(
+            f"{metrics.club_meetings} club-mate meetings in rounds 1–"
+            f"{problem.club_apart_rounds} could not be avoided"
+        )
+    if metrics.seat_excess:
+        warnings.append(
+            f"a player holds one seat number {metrics.seat_max} times, above the ideal "
+            f"{metrics.seat_ideal}"
+        )
+    if cut_short[0]:
+        warnings.append("the time limit cut the search short; a longer limit may be fairer")
+    report(1.0)
+    return SeatingDraw(problem, rounds, metrics, method, tuple(warnings))
+
+
+def _tables(assign: IntArray) -> int:
+    return int(sum(int(row.max()) + 1 for row in assign))
+
+
+def _tables_of(row: IntArray) -> list[list[int]]:
+    m = int(row.max()) + 1
+    return [[int(p) for p in np.flatnonzero(row == j)] for j in range(m)]
+
+
+def _greedy_draw(
+    plans: list[tuple[IntArray, tuple[int, ...]]],
+    sizes: tuple[int, ...],
+    w: Weights,
+    rng: np.random.Generator,
+    n: int,
+) -> IntArray:
+    """Round by round, the greedy draw at the largest table count (smallest tables)."""
+    assign = np.full((len(plans), n), -1, dtype=np.int64)
+    prior = w.base.copy()
+    for t, (present, counts) in enumerate(plans):
+        parts = partition(len(present), max(counts), sizes)
+        assert parts is not None
+        assign[t] = greedy_round(parts, present, prior, w, t, rng)
+        prior += round_adjacency(assign[t])
+    return assign
+
+
+def _constructions(
+    problem: SeatingProblem,
+    plans: list[tuple[IntArray, tuple[int, ...]]],
+    sizes: tuple[int, ...],
+    w: Weights,
+    opts: SearchOptions,
+    rng: np.random.Generator,
+    n: int,
+    out_of_time: Callable[[], bool],
+) -> Iterator[tuple[str, IntArray]]:
+    """Every design that fits, relabelled and adjusted to absences and table sizes."""
+    free = len(plans)
+    usable = set(plans[0][1]).intersection(*(set(c) for _, c in plans[1:]))
+    if problem.tables is None:
+        usable |= set(feasible_table_counts(n, sizes))
+    for design in candidate_designs(tuple(sorted(usable)), n, free):
+        if out_of_time():
+            break
+        array = delete_runs(select_columns(design, free), design.levels, n)
+        lmat = meeting_matrix(n, [_tables_of(col) for col in array.T])
+        terms = [(w.avoid.astype(np.int64) * w.avoid_weight + w.base, lmat)]
+        if w.club_rounds and w.club.any():
+            early = meeting_matrix(n, [_tables_of(col) for col in array.T[: w.club_rounds]])
+            terms.append((w.club.astype(np.int64) * w.club_weight, early))
+        perm = relabel(
+            array, terms, iterations=opts.relabel_iterations, rng=rng, out_of_time=out_of_time
+        )
+        assign = array[perm].T.copy()
+        prior = w.base.copy()
+        valid = True
+        for t, (present, counts) in enumerate(plans):
+            row = np.full(n, -1, dtype=np.int64)
+            row[present] = assign[t, present]
+            m = design.levels
+            if m not in counts:
+                valid = False
+                break
+            parts = partition(len(present), m, sizes)
+            assert parts is not None
+            row = fit_sizes(row, parts, prior, w, t)
+            assign[t] = row
+            prior += round_adjacency(row)
+        if valid:
+            yield design.name, assign
+
+
+def _check_avoid_met(problem: SeatingProblem, assign: IntArray, w: Weights, fixed: int) -> None:
+    """Raise naming the first avoid pair the draw still seats together."""
+    index = {p: i for i, p in enumerate(problem.players)}
+    for a, b in sorted(problem.avoid):
+        for t, row in enumerate(assign, start=fixed + 1):
+            i, j = index[a], index[b]
+            if row[i] >= 0 and row[i] == row[j]:
+                raise DrawConstraintError(
+                    "avoid",
+                    f"players {a} and {b} must not meet but no draw found keeps them apart "
+                    f"in round {t}; too many avoid pairs for the tables available",
+                    round=t,
+                )
+    del w
+
+
+def _fixed_round_warnings(problem: SeatingProblem) -> list[str]:
+    """Earlier rounds are history: report, not fix, what they broke."""
+    out = []
+    for t, rnd in enumerate(problem.fixed_rounds, start=1):
+        for table in rnd:
+            seated = set(table)
+            for a, b in sorted(problem.avoid):
+                if a in seated and b in seated:
+                    out.append(f"fixed round {t} already seats {a} with {b}")
+    return out
+
+
+def meetings_of(assign: IntArray, w: Weights) -> IntArray:
+    """λ of a draw in progress (fixed rounds included)."""
+    return meetings(assign, w.base)

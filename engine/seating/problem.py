@@ -1,0 +1,180 @@
+"""The seating problem, its options and its errors.
+
+Inputs are normalised once here (tuples, frozensets, index maps) so the constructions
+and the search can work on integer indices without re-checking anything.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from engine.errors import EngineError
+
+__all__ = [
+    "DrawConstraintError",
+    "SearchOptions",
+    "SeatingProblem",
+    "SeatingProblemError",
+    "options_from_mapping",
+]
+
+
+class SeatingProblemError(EngineError):
+    """The problem itself is malformed; ``problems`` lists every violation found."""
+
+    def __init__(self, problems: Iterable[str]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("; ".join(self.problems))
+
+
+class DrawConstraintError(EngineError):
+    """A hard constraint cannot be met; ``constraint`` names which one.
+
+    ``constraint`` is a stable code (``"avoid"``, ``"table_size"``, ``"tables"``,
+    ``"referee_conflict"``, ``"referee_count"``, ``"fixed_rounds"``) so callers can
+    translate the message; ``round`` is 1-based when the failure belongs to one round.
+    """
+
+    def __init__(self, constraint: str, message: str, *, round: int | None = None) -> None:
+        self.constraint = constraint
+        self.round = round
+        super().__init__(message)
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """Effort of the draw: the same options and seed always give the same draw.
+
+    ``iterations`` is the search budget (whole-round best swaps); ``time_limit`` passed to
+    :func:`draw_seating` only cuts it short on a slow machine.
+    """
+
+    iterations: int = 6000
+    tabu_tenure: int = 12
+    relabel_iterations: int = 4000
+    avoid_weight: int = 100_000
+    cap_weight: int = 1_000
+    club_weight: int = 50
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise SeatingProblemError([f"option {f.name} must be a non-negative integer"])
+
+
+_O = TypeVar("_O")
+
+
+def options_from_mapping(cls: type[_O], data: Mapping[str, Any]) -> _O:
+    """Build an options dataclass from event settings, rejecting unknown keys."""
+    known = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise SeatingProblemError([f"unknown option {key!r}" for key in unknown])
+    return cls(**data)
+
+
+def _pair(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a <= b else (b, a)
+
+
+@dataclass(frozen=True)
+class SeatingProblem:
+    """One event's seating draw request.
+
+    ``avoid`` pairs never share a table; ``absent`` maps a player to the 1-based rounds
+    they miss; ``allowed_sizes`` restricts table sizes to those the ruleset has role
+    counts for; ``clubs`` with ``club_apart_rounds`` keeps club-mates apart (softly) in
+    the first rounds; ``fixed_rounds`` are rounds already played, kept as they are, so a
+    redraw continues from round ``len(fixed_rounds) + 1`` taking their meetings and seats
+    into account.
+    """
+
+    players: tuple[str, ...]
+    rounds: int
+    min_table: int = 8
+    max_table: int = 16
+    tables: int | None = None
+    avoid: frozenset[tuple[str, str]] = frozenset()
+    absent: Mapping[str, frozenset[int]] = field(default_factory=dict)
+    seed: int = 0
+    allowed_sizes: frozenset[int] | None = None
+    clubs: Mapping[str, str] = field(default_factory=dict)
+    club_apart_rounds: int = 0
+    fixed_rounds: tuple[tuple[tuple[str, ...], ...], ...] = ()
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "players", tuple(self.players))
+        set_(self, "avoid", frozenset(_pair(str(a), str(b)) for a, b in self.avoid))
+        set_(self, "absent", {p: frozenset(rs) for p, rs in dict(self.absent).items()})
+        if self.allowed_sizes is not None:
+            set_(self, "allowed_sizes", frozenset(self.allowed_sizes))
+        set_(self, "clubs", dict(self.clubs))
+        set_(
+            self,
+            "fixed_rounds",
+            tuple(tuple(tuple(table) for table in rnd) for rnd in self.fixed_rounds),
+        )
+        self._validate()
+
+    def _validate(self) -> None:
+        problems: list[str] = []
+        ids = set(self.players)
+        if len(ids) != len(self.players):
+            problems.append("player ids are not unique")
+        if not self.players:
+            problems.append("no players")
+        if self.rounds < 1:
+            problems.append("rounds must be at least 1")
+        if not 1 <= self.min_table <= self.max_table:
+            problems.append(
+                f"table sizes [{self.min_table}, {self.max_table}] are not a valid range"
+            )
+        if self.tables is not None and self.tables < 1:
+            problems.append("tables must be at least 1 when given")
+        if self.club_apart_rounds < 0:
+            problems.append("club_apart_rounds must not be negative")
+        if self.allowed_sizes is not None and not self.sizes():
+            problems.append(f"no allowed table size lies in [{self.min_table}, {self.max_table}]")
+        for a, b in sorted(self.avoid):
+            if a == b:
+                problems.append(f"player {a} cannot avoid themselves")
+            for p in (a, b):
+                if p not in ids:
+                    problems.append(f"avoid names unknown player {p}")
+        for p, rs in self.absent.items():
+            if p not in ids:
+                problems.append(f"absent names unknown player {p}")
+            bad = sorted(r for r in rs if not 1 <= r <= self.rounds)
+            if bad:
+                problems.append(f"player {p} absent from rounds {bad} outside 1..{self.rounds}")
+        for p in self.clubs:
+            if p not in ids:
+                problems.append(f"clubs names unknown player {p}")
+        if len(self.fixed_rounds) > self.rounds:
+            problems.append("more fixed rounds than rounds")
+        for i, rnd in enumerate(self.fixed_rounds, start=1):
+            seen = [p for table in rnd for p in table]
+            unknown = sorted(set(seen) - ids)
+            if unknown:
+                problems.append(f"fixed round {i} names unknown players {unknown}")
+            if len(seen) != len(set(seen)):
+                problems.append(f"fixed round {i} seats a player twice")
+        if problems:
+            raise SeatingProblemError(problems)
+
+    def sizes(self) -> tuple[int, ...]:
+        """Table sizes the draw may use, ascending."""
+        sizes = range(self.min_table, self.max_table + 1)
+        if self.allowed_sizes is None:
+            return tuple(sizes)
+        return tuple(s for s in sizes if s in self.allowed_sizes)
+
+    def present(self, round_number: int) -> tuple[str, ...]:
+        """Players present in a 1-based round, in problem order."""
+        return tuple(p for p in self.players if round_number not in self.absent.get(p, ()))

@@ -1,0 +1,254 @@
+"""Local search over draws: a greedy start, tabu search and player relabelling.
+
+A draw is held as ``assign[t, p]`` = table of player p in free round t (−1 when absent).
+Table sizes never change during the search (only swaps), so the sizes chosen up front
+stay valid. The objective is Σ over pairs of a convex cost of λ:
+
+* C(λ, 2), the repeat meetings R;
+* ``cap_weight`` per meeting beyond the cap on max λ;
+* ``avoid_weight`` per meeting of a pair that must never meet (hard, checked after);
+* ``club_weight`` per meeting of club-mates in the club-apart rounds (soft).
+
+Swapping players a (table A) and b (table B) in round t changes it by
+``S[a,B] − S[a,A] + S[b,A] − S[b,B] − 2·W[a,b]`` where W is the marginal cost of one
+more meeting given the other rounds and ``S = W · onehot(tables)``; all swaps of a
+round are priced at once with a few matrix operations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["Weights", "fit_sizes", "greedy_round", "relabel", "tabu_search"]
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Everything the objective needs beside the draw itself."""
+
+    base: IntArray  # meetings already fixed (earlier rounds), n×n
+    avoid: BoolArray  # n×n, symmetric
+    club: BoolArray  # n×n, symmetric
+    club_rounds: int  # free rounds (0-based, < this) where clubs are kept apart
+    cap: int
+    cap_weight: int
+    avoid_weight: int
+    club_weight: int
+
+
+def onehot(row: IntArray, m: int) -> IntArray:
+    """n×m indicator of a round's tables (absent players give a zero row)."""
+    out = np.zeros((len(row), m), dtype=np.int64)
+    here = row >= 0
+    out[np.flatnonzero(here), row[here]] = 1
+    return out
+
+
+def round_adjacency(row: IntArray) -> IntArray:
+    """n×n: 1 where two present players share a table in this round."""
+    here = row >= 0
+    same = (row[:, None] == row[None, :]) & here[:, None] & here[None, :]
+    adj: IntArray = same.astype(np.int64)
+    np.fill_diagonal(adj, 0)
+    return adj
+
+
+def meetings(assign: IntArray, base: IntArray) -> IntArray:
+    """λ over fixed and free rounds."""
+    lam = base.copy()
+    for row in assign:
+        lam += round_adjacency(row)
+    return lam
+
+
+def marginal(prior: IntArray, w: Weights, t: int) -> IntArray:
+    """Cost of one more meeting in round t for every pair, given ``prior`` meetings."""
+    cost = prior + w.cap_weight * (prior >= w.cap) + w.avoid_weight * w.avoid
+    if t < w.club_rounds:
+        cost = cost + w.club_weight * w.club
+    np.fill_diagonal(cost, 0)
+    return cost  # type: ignore[no-any-return]
+
+
+def objective(assign: IntArray, w: Weights) -> int:
+    """The search objective (see module docstring) of a whole draw."""
+    lam = meetings(assign, w.base)
+    iu = np.triu_indices(len(lam), 1)
+    u = lam[iu]
+    total = int((u * (u - 1) // 2).sum()) + w.cap_weight * int(np.maximum(u - w.cap, 0).sum())
+    free = lam - w.base
+    total += w.avoid_weight * int(free[iu][w.avoid[iu]].sum())
+    for t in range(min(w.club_rounds, len(assign))):
+        adj = round_adjacency(assign[t])
+        total += w.club_weight * int(adj[iu][w.club[iu]].sum())
+    return total
+
+
+def greedy_round(
+    sizes: tuple[int, ...],
+    present: IntArray,
+    prior: IntArray,
+    w: Weights,
+    t: int,
+    rng: np.random.Generator,
+) -> IntArray:
+    """Seat present players one by one (random order) at the open table they would add
+    the least cost to; the largest-constraint players go first."""
+    n = len(prior)
+    cost = marginal(prior, w, t)
+    row = np.full(n, -1, dtype=np.int64)
+    load = np.zeros(len(sizes), dtype=np.int64)
+    cap = np.asarray(sizes, dtype=np.int64)
+    order = rng.permutation(present)
+    hard = w.avoid[order].sum(axis=1)
+    order = order[np.argsort(-hard, kind="stable")]
+    acc = np.zeros((n, len(sizes)), dtype=np.int64)
+    for p in order:
+        price = np.where(load < cap, acc[p], np.iinfo(np.int64).max)
+        j = int(np.argmin(price))
+        row[p] = j
+        load[j] += 1
+        acc[:, j] += cost[:, p]
+    return row
+
+
+def fit_sizes(
+    row: IntArray, sizes: tuple[int, ...], prior: IntArray, w: Weights, t: int
+) -> IntArray:
+    """Move players from over-full to under-full tables (cheapest moves first) until the
+    round has exactly ``sizes`` (matched largest table to largest target)."""
+    row = row.copy()
+    m = len(sizes)
+    cost = marginal(prior, w, t)
+    counts = np.bincount(row[row >= 0], minlength=m)
+    order = np.argsort(-counts, kind="stable")
+    relabel = np.empty(m, dtype=np.int64)
+    relabel[order] = np.arange(m)
+    row = np.where(row >= 0, relabel[np.maximum(row, 0)], -1)
+    target = np.asarray(sizes, dtype=np.int64)
+    counts = np.bincount(row[row >= 0], minlength=m)
+    acc = cost @ onehot(row, m)
+    while True:
+        over = np.flatnonzero(counts > target)
+        under = np.flatnonzero(counts < target)
+        if not len(over):
+            return row
+        movers = np.flatnonzero(np.isin(row, over))
+        own = acc[movers, row[movers]]
+        gain = acc[np.ix_(movers, under)] - own[:, None]
+        i, j = np.unravel_index(int(np.argmin(gain)), gain.shape)
+        p, old, new = movers[i], row[movers[i]], under[j]
+        row[p] = new
+        counts[old] -= 1
+        counts[new] += 1
+        acc[:, old] -= cost[:, p]
+        acc[:, new] += cost[:, p]
+
+
+def tabu_search(
+    assign: IntArray,
+    m: list[int],
+    w: Weights,
+    *,
+    iterations: int,
+    tenure: int,
+    target: int,
+    rng: np.random.Generator,
+    out_of_time: Callable[[], bool],
+    progress: Callable[[float], None] | None = None,
+) -> tuple[IntArray, int]:
+    """Whole-round best-swap tabu search; returns the best draw seen and its objective.
+
+    Each iteration takes a random round, prices every swap there, and makes the best one
+    not forbidden by tabu (a player moved in that round stays put for ``tenure``
+    iterations) unless it beats the best draw so far.
+    """
+    rounds, n = assign.shape
+    assign = assign.copy()
+    lam = meetings(assign, w.base)
+    current = objective(assign, w)
+    best, best_assign = current, assign.copy()
+    tabu = np.zeros((rounds, n), dtype=np.int64)
+    big = np.iinfo(np.int64).max // 4
+    for it in range(iterations):
+        if best <= target or out_of_time():
+            break
+        if progress is not None and it % 200 == 0:
+            progress(it / iterations)
+        t = int(rng.integers(rounds))
+        row = assign[t]
+        adj = round_adjacency(row)
+        cost = marginal(lam - adj, w, t)
+        s = cost @ onehot(row, m[t])
+        here = row >= 0
+        tab = np.where(here, row, 0)
+        own = s[np.arange(n), tab]
+        gain = s - own[:, None]
+        x = gain[:, tab]
+        delta = x + x.T - 2 * cost
+        ok = here[:, None] & here[None, :] & (row[:, None] != row[None, :])
+        free = tabu[t] <= it
+        allowed = ok & ((free[:, None] & free[None, :]) | (current + delta < best))
+        delta = np.where(allowed, delta, big)
+        flat = int(np.argmin(delta))
+        a, b = divmod(flat, n)
+        if delta[a, b] >= big:
+            continue
+        ta, tb = row[a], row[b]
+        lam -= adj
+        row[a], row[b] = tb, ta
+        lam += round_adjacency(row)
+        current += int(delta[a, b])
+        tabu[t, a] = tabu[t, b] = it + tenure + int(rng.integers(tenure + 1))
+        if current < best:
+            best, best_assign = current, assign.copy()
+    return best_assign, best
+
+
+def relabel(
+    structure: IntArray,
+    terms: list[tuple[IntArray, IntArray]],
+    *,
+    iterations: int,
+    rng: np.random.Generator,
+    out_of_time: Callable[[], bool],
+) -> IntArray:
+    """Permute which player takes which point of a construction.
+
+    Minimises Σ_k Σ_pairs H_k[a,b] · L_k[π a, π b] (avoid pairs and club-mates get large
+    H, earlier meetings give H = λ so far) by best-improvement swaps of two players'
+    points; the construction's own fairness is unchanged. Returns π as an index array.
+    """
+    n = len(structure)
+    perm = np.arange(n)
+    if not any(h.any() for h, _ in terms):
+        return perm
+    permuted = [lmat[np.ix_(perm, perm)] for _, lmat in terms]
+    for _ in range(iterations):
+        if out_of_time():
+            break
+        contrib = sum((h * lp).sum(axis=1) for (h, _), lp in zip(terms, permuted, strict=True))
+        bad = np.flatnonzero(np.asarray(contrib) > 0)
+        if not len(bad):
+            break
+        a = int(rng.choice(bad))
+        delta = np.zeros(n, dtype=np.int64)
+        for (h, _), lp in zip(terms, permuted, strict=True):
+            d = (h * lp).sum(axis=1)
+            # swap a with every b: Σ_c (H[a,c] − H[b,c]) (L[b,c] − L[a,c]), c ∉ {a, b}
+            delta += lp @ h[a] + h @ lp[a] - d[a] - d + 2 * h[a] * lp[a]
+        delta[a] = 0
+        b = int(np.argmin(delta))
+        if delta[b] >= 0:
+            continue
+        perm[[a, b]] = perm[[b, a]]
+        for i, (_, lmat) in enumerate(terms):
+            permuted[i] = lmat[np.ix_(perm, perm)]
+    return perm
