@@ -128,18 +128,23 @@ class PlayerPlacement:
 
 @dataclass
 class PlayerSchedule:
+    """``placements[i]`` is the player's place in the i-th round asked for, or None."""
+
     player: Player
-    placements: list[PlayerPlacement]
+    placements: list[PlayerPlacement | None]
 
 
 def player_schedules(rounds: Iterable[Round]) -> list[PlayerSchedule]:
     """Per player: their table and seat in each of ``rounds`` (prefetched), sorted by name."""
+    rounds = list(rounds)
     by_player: dict[int, PlayerSchedule] = {}
-    for rnd in rounds:
+    for i, rnd in enumerate(rounds):
         for table in rnd.tables.all():
             for seat in table.seats.all():
-                entry = by_player.setdefault(seat.player_id, PlayerSchedule(seat.player, []))
-                entry.placements.append(PlayerPlacement(rnd, table, seat.number))
+                entry = by_player.setdefault(
+                    seat.player_id, PlayerSchedule(seat.player, [None] * len(rounds))
+                )
+                entry.placements[i] = PlayerPlacement(rnd, table, seat.number)
     return sorted(by_player.values(), key=lambda s: (s.player.display_name, s.player.handle))
 
 

@@ -1,8 +1,550 @@
-"""League pages. Views stay thin: reads come from selectors, writes go through services."""
+"""League pages. Views stay thin: reads come from selectors, writes go through services.
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+Organiser pages live under ``/manage/`` and ask :mod:`league.permissions` (anonymous
+visitors are sent to log in, everyone else without the right gets 403). Public pages
+declare their release gate: they only ever read :func:`league.selectors.public_rounds`.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from league import permissions as perms
+from league import selectors, services
+from league.calendar import club_calendar
+from league.errors import CsvImportError, LeagueError
+from league.forms import (
+    AddPlayerForm,
+    CsvImportForm,
+    DrawForm,
+    EventForm,
+    RoundStartForm,
+    SwapForm,
+)
+from league.models import Club, Event, Player, Referee, Registration, Round, Table
+
+View = Callable[..., HttpResponseBase]
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "league/home.html")
+    upcoming = selectors.public_events().filter(ends_on__gte=timezone.localdate())
+    return render(
+        request,
+        "league/home.html",
+        {"upcoming": upcoming.order_by("starts_on")[:10], "clubs": Club.objects.all()[:50]},
+    )
+
+
+# --- access helpers -------------------------------------------------------------------------
+
+
+def _event_for(request: HttpRequest, pk: int, check: Callable[[Any, Event], bool]) -> Event:
+    event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
+    if not check(request.user, event):
+        raise PermissionDenied
+    return event
+
+
+def login_first(view: View) -> View:
+    """Anonymous visitors go to the login page; the view itself checks permissions."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def action(view: View) -> View:
+    """POST-only page action: a user-fixable error becomes a message, then back."""
+
+    @require_POST
+    @login_first
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        try:
+            return view(request, *args, **kwargs)
+        except LeagueError as exc:
+            messages.error(request, exc.message)
+            back = request.POST.get("next") or request.META.get("HTTP_REFERER") or reverse("home")
+            if not back.startswith("/"):
+                back = reverse("home")
+            return redirect(back)
+
+    return wrapper
+
+
+def _back(request: HttpRequest, default: str) -> HttpResponse:
+    nxt = request.POST.get("next", "")
+    return redirect(nxt if nxt.startswith("/") else default)
+
+
+# --- organiser: events ----------------------------------------------------------------------
+
+
+@login_first
+def manage_home(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "league/manage_home.html",
+        {
+            "events": selectors.managed_events(request.user),
+            "clubs": selectors.organised_clubs(request.user),
+        },
+    )
+
+
+@login_first
+def event_create(request: HttpRequest, club_slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=club_slug)
+    if not perms.can_create_event(request.user, club):
+        raise PermissionDenied
+    form = EventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            event = services.create_event(request.user, club, **form.service_kwargs())
+        except LeagueError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, _("Event created."))
+            return redirect("event-dashboard", pk=event.pk)
+    return render(request, "league/event_form.html", {"form": form, "club": club})
+
+
+@login_first
+def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for(request, pk, perms.can_manage_event)
+    form = EventForm(request.POST or None, initial=EventForm.initial_for(event))
+    if request.method == "POST" and form.is_valid():
+        kwargs = form.service_kwargs()
+        if not kwargs.get("slug"):
+            kwargs["slug"] = event.slug
+        if request.POST.get("first_round_at") in (None, ""):
+            kwargs["round_starts"] = None
+        try:
+            services.update_event(request.user, event, **kwargs)
+        except LeagueError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, _("Event saved."))
+            return redirect("event-dashboard", pk=event.pk)
+    return render(
+        request, "league/event_form.html", {"form": form, "club": event.club, "event": event}
+    )
+
+
+@login_first
+def event_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for(request, pk, perms.can_staff_event)
+    rounds = list(event.rounds.order_by("number"))
+    return render(
+        request,
+        "league/event_dashboard.html",
+        {
+            "event": event,
+            "rounds": rounds,
+            "counts": selectors.registration_counts(event),
+            "can_manage": perms.can_manage_event(request.user, event),
+            "next_statuses": services.EVENT_TRANSITIONS.get(event.status, ()),
+            "job": selectors.latest_draw_job(event),
+            "round_rows": [
+                (r, RoundStartForm(initial={"starts_at": r.starts_at}, prefix=str(r.number)))
+                for r in rounds
+            ],
+        },
+    )
+
+
+@action
+def event_status(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for(request, pk, perms.can_manage_event)
+    services.transition_event(request.user, event, request.POST.get("to", ""))
+    messages.success(request, _("Event status changed."))
+    return redirect("event-dashboard", pk=pk)
+
+
+@action
+def round_start(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    event = _event_for(request, pk, perms.can_manage_event)
+    rnd = get_object_or_404(Round, event=event, number=number)
+    form = RoundStartForm(request.POST, prefix=str(number))
+    if not form.is_valid():
+        raise LeagueError(_("Enter a valid date and time."))
+    services.set_round_start(request.user, rnd, form.cleaned_data["starts_at"])
+    return redirect("event-dashboard", pk=pk)
+
+
+# --- organiser: registrations ---------------------------------------------------------------
+
+
+@login_first
+def registrations(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for(request, pk, perms.can_staff_event)
+    query = request.GET.get("q", "")
+    return render(
+        request,
+        "league/registrations.html",
+        {
+            "event": event,
+            "query": query,
+            "registrations": selectors.registrations(event, query)[:200],
+            "counts": selectors.registration_counts(event),
+            "add_form": AddPlayerForm(),
+        },
+    )
+
+
+@action
+def registration_check_in(request: HttpRequest, pk: int, reg_pk: int) -> HttpResponse:
+    event = _event_for(request, pk, perms.can_staff_event)
+    reg = get_object_or_404(
+        Registration.objects.select_related("player", "event"), pk=reg_pk, event=event
+    )
+    services.check_in(request.user, reg, undo=request.POST.get("undo") == "1")
+    return _back(request, reverse("event-registrations", args=[pk]))
+
+
+@action
+def registration_withdraw(request: HttpRequest, pk: int, reg_pk: int) -> HttpResponse:
+    event = _event_for(request, pk, perms.can_staff_event)
+    reg = get_object_or_404(
+        Registration.objects.select_related("player", "event"), pk=reg_pk, event=event
+    )
+    services.withdraw(request.user, reg)
+    messages.success(request, _("%(player)s withdrawn.") % {"player": reg.player.display_name})
+    return _back(request, reverse("event-registrations", args=[pk]))
+
+
+@action
+def registration_add(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for(request, pk, perms.can_staff_event)
+    form = AddPlayerForm(request.POST)
+    if not form.is_valid():
+        raise LeagueError(_("Give a handle."))
+    handle = form.cleaned_data["handle"].strip().lstrip("@").lower()
+    player = Player.objects.filter(handle=handle).first()
+    if player is None:
+        name = form.cleaned_data["display_name"].strip()
+        if not name:
+            raise LeagueError(
+                _("No player @%(handle)s; give a display name to create them.") % {"handle": handle}
+            )
+        player = services.create_player(request.user, display_name=name, handle=handle)
+    services.register_player(request.user, event, player)
+    messages.success(request, _("%(player)s registered.") % {"player": player.display_name})
+    return redirect("event-registrations", pk=pk)
+
+
+@login_first
+def registration_import(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for(request, pk, perms.can_staff_event)
+    form = CsvImportForm(request.POST or None, request.FILES or None)
+    problems = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            result = services.import_players_csv(
+                request.user,
+                event,
+                form.cleaned_data["file"].read(),
+                check_in=form.cleaned_data["check_in"],
+            )
+        except CsvImportError as exc:
+            problems = exc.problems
+            messages.error(request, exc.message)
+        except LeagueError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(
+                request,
+                _(
+                    "Imported: %(created)s new players, %(existing)s known, %(registered)s "
+                    "registered."
+                )
+                % result.__dict__,
+            )
+            return redirect("event-registrations", pk=pk)
+    return render(
+        request, "league/import.html", {"event": event, "form": form, "problems": problems}
+    )
+
+
+# --- organiser: the draw --------------------------------------------------------------------
+
+
+@login_first
+def draw_page(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for(request, pk, perms.can_staff_event)
+    can_manage = perms.can_manage_event(request.user, event)
+    rounds = selectors.visible_rounds(request.user, event)
+    all_rounds = list(Round.objects.filter(event=event).order_by("number"))
+    next_round = next((r.number for r in all_rounds if r.status == "none"), None)
+    return render(
+        request,
+        "league/draw.html",
+        {
+            "event": event,
+            "rounds": rounds,
+            "all_rounds": all_rounds,
+            "can_manage": can_manage,
+            "job": selectors.latest_draw_job(event),
+            "measures": selectors.draw_measures(rounds),
+            "draw_form": DrawForm(initial={"from_round": next_round or 1, "checked_in_only": True}),
+            "referees": list(event.referees.select_related("user")),
+        },
+    )
+
+
+@action
+def draw_start(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for(request, pk, perms.can_manage_event)
+    form = DrawForm(request.POST)
+    if not form.is_valid():
+        raise LeagueError(_("Choose the rounds to draw."))
+    data = form.cleaned_data
+    services.request_draw(
+        request.user,
+        event,
+        from_round=data["from_round"],
+        to_round=data["to_round"],
+        seed=data["seed"],
+        checked_in_only=data["checked_in_only"],
+    )
+    messages.success(request, _("The draw has started."))
+    return redirect("event-draw", pk=pk)
+
+
+@require_GET
+@login_first
+def draw_job(request: HttpRequest, pk: int) -> JsonResponse:
+    event = _event_for(request, pk, perms.can_staff_event)
+    job = selectors.latest_draw_job(event)
+    if job is None:
+        return JsonResponse({"status": None})
+    return JsonResponse(
+        {
+            "id": job.pk,
+            "status": job.status,
+            "progress": job.progress,
+            "error": job.error,
+            "warnings": job.warnings,
+        }
+    )
+
+
+@action
+def round_action(request: HttpRequest, pk: int, number: int, verb: str) -> HttpResponse:
+    event = _event_for(request, pk, perms.can_manage_event)
+    rnd = get_object_or_404(Round.objects.select_related("event__club"), event=event, number=number)
+    do = {
+        "confirm": services.confirm_round,
+        "reopen": services.reopen_round,
+        "release": services.release_round,
+    }.get(verb)
+    if do is None:
+        raise Http404
+    do(request.user, rnd)
+    messages.success(
+        request,
+        _("Round %(n)s is now %(status)s.") % {"n": number, "status": rnd.get_status_display()},
+    )
+    return redirect(reverse("event-draw", args=[pk]) + f"#round-{number}")
+
+
+@action
+def round_swap(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    event = _event_for(request, pk, perms.can_manage_event)
+    rnd = get_object_or_404(Round.objects.select_related("event__club"), event=event, number=number)
+    form = SwapForm(request.POST)
+    if not form.is_valid():
+        raise LeagueError(_("Give two handles."))
+    handles = [form.cleaned_data[k].strip().lstrip("@").lower() for k in ("a", "b")]
+    players = {p.handle: p for p in Player.objects.filter(handle__in=handles)}
+    if len(players) != 2:
+        raise LeagueError(_("Give the handles of two different players."))
+    services.swap_players(request.user, rnd, players[handles[0]], players[handles[1]])
+    messages.success(request, _("Players swapped."))
+    return redirect(reverse("event-draw", args=[pk]) + f"#round-{number}")
+
+
+@action
+def table_referee(request: HttpRequest, pk: int, table_pk: int) -> HttpResponse:
+    event = _event_for(request, pk, perms.can_manage_event)
+    table = get_object_or_404(
+        Table.objects.select_related("round__event__club"), pk=table_pk, round__event=event
+    )
+    ref_pk = request.POST.get("referee") or None
+    referee = get_object_or_404(Referee, pk=ref_pk) if ref_pk else None
+    services.move_referee(request.user, table, referee)
+    messages.success(request, _("Referee changed."))
+    return redirect(reverse("event-draw", args=[pk]) + f"#round-{table.round.number}")
+
+
+@action
+def referees_assign(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for(request, pk, perms.can_manage_event)
+    count = services.assign_referees(request.user, event)
+    messages.success(request, _("Referees assigned in %(n)s draft rounds.") % {"n": count})
+    return redirect("event-draw", pk=pk)
+
+
+# --- organiser: sheets and export -----------------------------------------------------------
+
+
+@login_first
+def sheet_tables(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for(request, pk, perms.can_staff_event)
+    rounds = selectors.visible_rounds(request.user, event)
+    wanted = request.GET.get("round")
+    if wanted and wanted.isdigit():
+        rounds = [r for r in rounds if r.number == int(wanted)]
+    return render(request, "league/sheet_tables.html", {"event": event, "rounds": rounds})
+
+
+@login_first
+def sheet_players(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for(request, pk, perms.can_staff_event)
+    rounds = selectors.visible_rounds(request.user, event)
+    return render(
+        request,
+        "league/sheet_players.html",
+        {"event": event, "rounds": rounds, "schedules": selectors.player_schedules(rounds)},
+    )
+
+
+CSV_EXPORT_HEADER = [
+    "round",
+    "round_status",
+    "starts_at",
+    "table",
+    "referee",
+    "seat",
+    "handle",
+    "display_name",
+]
+
+
+def write_draw_csv(response: HttpResponse, rounds: list[Round]) -> None:
+    response.write("\ufeff")
+    out = csv.writer(response)
+    out.writerow(CSV_EXPORT_HEADER)
+    for rnd in rounds:
+        for table in rnd.tables.all():
+            ref = str(table.referee) if table.referee else ""
+            for seat in table.seats.all():
+                out.writerow(
+                    [
+                        rnd.number,
+                        rnd.status,
+                        rnd.starts_at.isoformat() if rnd.starts_at else "",
+                        table.number,
+                        ref,
+                        seat.number,
+                        seat.player.handle,
+                        seat.player.display_name,
+                    ]
+                )
+
+
+@login_first
+def draw_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for(request, pk, perms.can_staff_event)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}-draw.csv"'
+    write_draw_csv(response, selectors.visible_rounds(request.user, event))
+    return response
+
+
+# --- public ---------------------------------------------------------------------------------
+
+
+def _public_event(club_slug: str, event_slug: str) -> Event:
+    return get_object_or_404(selectors.public_events(), club__slug=club_slug, slug=event_slug)
+
+
+def club_page(request: HttpRequest, club_slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=club_slug)
+    return render(
+        request,
+        "league/club.html",
+        {
+            "club": club,
+            "events": selectors.upcoming_events(club),
+            "ics_url": request.build_absolute_uri(reverse("club-calendar", args=[club.slug])),
+        },
+    )
+
+
+def club_ics(request: HttpRequest, club_slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=club_slug)
+    body = club_calendar(
+        club,
+        list(selectors.upcoming_events(club)),
+        base_url=request.build_absolute_uri("/").rstrip("/"),
+    )
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="{club.slug}.ics"'
+    return response
+
+
+def public_event(request: HttpRequest, club_slug: str, event_slug: str) -> HttpResponse:
+    """Release gate: :func:`selectors.public_rounds` — released rounds only."""
+    event = _public_event(club_slug, event_slug)
+    rounds = selectors.public_rounds(event)
+    schedule = (
+        Round.objects.filter(event=event).order_by("number").only("number", "starts_at", "status")
+    )
+    return render(
+        request,
+        "league/public_event.html",
+        {
+            "event": event,
+            "rounds": rounds,
+            "schedule": schedule,
+            "can_register": perms.can_register_self(request.user, event),
+        },
+    )
+
+
+def public_round(
+    request: HttpRequest, club_slug: str, event_slug: str, number: int
+) -> HttpResponse:
+    """Release gate: :func:`selectors.public_rounds` — a draft round is a 404, not a 403."""
+    event = _public_event(club_slug, event_slug)
+    rnd = next((r for r in selectors.public_rounds(event) if r.number == number), None)
+    if rnd is None:
+        raise Http404
+    return render(
+        request,
+        "league/public_round.html",
+        {
+            "event": event,
+            "round": rnd,
+            "schedules": selectors.player_schedules([rnd]),
+        },
+    )
+
+
+@action
+def register_self(request: HttpRequest, club_slug: str, event_slug: str) -> HttpResponse:
+    event = _public_event(club_slug, event_slug)
+    player = getattr(request.user, "player", None)
+    if player is None:
+        raise PermissionDenied
+    services.register_player(request.user, event, player)
+    messages.success(request, _("You are registered."))
+    return redirect("public-event", club_slug=club_slug, event_slug=event_slug)

@@ -1,0 +1,178 @@
+"""Page forms: they parse and validate input; services do the writing."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
+
+from engine.rulesets import RULESETS
+from engine.scoring import PROFILES
+from engine.standings import DEFAULT_PRECEDENCE, METRICS
+from league.models import Event, Referee, Round
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+
+class DateTimeInput(forms.DateTimeInput):
+    input_type = "datetime-local"
+
+    def format_value(self, value: Any) -> str | None:
+        if isinstance(value, dt.datetime):
+            return value.strftime("%Y-%m-%dT%H:%M")
+        return super().format_value(value)  # type: ignore[no-any-return]
+
+
+DATETIME_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"]
+
+
+class EventForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=160)
+    slug = forms.SlugField(
+        label=_("Address"),
+        max_length=80,
+        required=False,
+        help_text=_("Part of the public address; made from the name when empty."),
+    )
+    venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
+    starts_on = forms.DateField(label=_("Starts on"), widget=DateInput)
+    ends_on = forms.DateField(label=_("Ends on"), widget=DateInput)
+    registration_opens = forms.DateTimeField(
+        label=_("Registration opens"),
+        required=False,
+        widget=DateTimeInput,
+        input_formats=DATETIME_FORMATS,
+    )
+    registration_closes = forms.DateTimeField(
+        label=_("Registration closes"),
+        required=False,
+        widget=DateTimeInput,
+        input_formats=DATETIME_FORMATS,
+    )
+    ruleset = forms.ChoiceField(label=_("Ruleset"), choices=[(k, k) for k in RULESETS])
+    scoring_profile = forms.ChoiceField(
+        label=_("Scoring profile"), choices=[(k, k) for k in PROFILES]
+    )
+    tiebreak_precedence = forms.CharField(
+        label=_("Tie-break precedence"),
+        required=False,
+        help_text=_("Metric keys separated by commas, lots last. Known: %(keys)s")
+        % {"keys": ", ".join(METRICS)},
+        initial=", ".join(DEFAULT_PRECEDENCE),
+    )
+    rounds_count = forms.IntegerField(label=_("Number of rounds"), min_value=1, max_value=30)
+    min_table = forms.IntegerField(label=_("Smallest table"), min_value=6, max_value=17, initial=8)
+    max_table = forms.IntegerField(label=_("Largest table"), min_value=6, max_value=17, initial=12)
+    first_round_at = forms.DateTimeField(
+        label=_("Round 1 starts at"),
+        required=False,
+        widget=DateTimeInput,
+        input_formats=DATETIME_FORMATS,
+        help_text=_("Sets every round's start time; change single rounds on the dashboard."),
+    )
+    round_minutes = forms.IntegerField(
+        label=_("Minutes between rounds"), min_value=10, max_value=24 * 60, initial=90
+    )
+    referees = forms.ModelMultipleChoiceField(
+        label=_("Referees"),
+        queryset=Referee.objects.select_related("user"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    staff = forms.CharField(
+        label=_("Event staff"),
+        required=False,
+        help_text=_("Usernames separated by commas: they check players in."),
+    )
+
+    def clean_tiebreak_precedence(self) -> list[str]:
+        raw = self.cleaned_data.get("tiebreak_precedence") or ""
+        return [k.strip() for k in raw.split(",") if k.strip()]
+
+    def clean_staff(self) -> list[Any]:
+        names = [n.strip() for n in (self.cleaned_data.get("staff") or "").split(",") if n.strip()]
+        users = list(get_user_model().objects.filter(username__in=names))
+        missing = sorted(set(names) - {u.get_username() for u in users})
+        if missing:
+            raise forms.ValidationError(
+                _("Unknown users: %(names)s") % {"names": ", ".join(missing)}
+            )
+        return users
+
+    def service_kwargs(self) -> dict[str, Any]:
+        data = dict(self.cleaned_data)
+        first = data.pop("first_round_at")
+        minutes = data.pop("round_minutes") or 90
+        starts = None
+        if first is not None:
+            starts = [
+                first + dt.timedelta(minutes=minutes * i) for i in range(data["rounds_count"])
+            ]
+        data["round_starts"] = starts
+        return data
+
+    @classmethod
+    def initial_for(cls, event: Event) -> dict[str, Any]:
+        first = event.rounds.order_by("number").first()
+        return {
+            "name": event.name,
+            "slug": event.slug,
+            "venue": event.venue,
+            "starts_on": event.starts_on,
+            "ends_on": event.ends_on,
+            "registration_opens": event.registration_opens,
+            "registration_closes": event.registration_closes,
+            "ruleset": event.ruleset,
+            "scoring_profile": event.scoring_profile,
+            "tiebreak_precedence": ", ".join(event.tiebreak_precedence),
+            "rounds_count": event.rounds_count,
+            "min_table": event.min_table,
+            "max_table": event.max_table,
+            "first_round_at": first.starts_at if first else None,
+            "referees": list(event.referees.all()),
+            "staff": ", ".join(u.get_username() for u in event.staff.all()),
+        }
+
+
+class RoundStartForm(forms.Form):
+    starts_at = forms.DateTimeField(
+        label=_("Starts at"), required=False, widget=DateTimeInput, input_formats=DATETIME_FORMATS
+    )
+
+
+class CsvImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("CSV file"),
+        help_text=_("UTF-8, header row: display_name,handle[,club]."),
+    )
+    check_in = forms.BooleanField(label=_("Check everyone in"), required=False)
+
+
+class DrawForm(forms.Form):
+    from_round = forms.IntegerField(label=_("From round"), min_value=1)
+    to_round = forms.IntegerField(label=_("To round"), min_value=1, required=False)
+    seed = forms.IntegerField(label=_("Seed"), required=False, min_value=0)
+    checked_in_only = forms.BooleanField(
+        label=_("Only checked-in players"), required=False, initial=True
+    )
+
+
+class SwapForm(forms.Form):
+    a = forms.CharField(label=_("Player (handle)"))
+    b = forms.CharField(label=_("Other player (handle)"))
+
+
+class AddPlayerForm(forms.Form):
+    handle = forms.CharField(label=_("Handle"), max_length=60)
+    display_name = forms.CharField(
+        label=_("Display name (new players)"), max_length=120, required=False
+    )
+
+
+def rounds_choices(event: Event) -> list[tuple[int, str]]:
+    return [(r.number, str(r.number)) for r in Round.objects.filter(event=event)]

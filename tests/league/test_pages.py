@@ -1,0 +1,129 @@
+"""Organiser and public pages: the whole set-up flow through the site."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from league.models import Event, Registration, Round
+from tests.league.factories import ClubOrganiserFactory, EventFactory, registered_players
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def organiser_client(client: Client) -> tuple[Client, Any]:
+    org = ClubOrganiserFactory()
+    client.force_login(org.user)
+    return client, org
+
+
+def test_organiser_runs_set_up_end_to_end(
+    organiser_client: tuple[Client, Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    client, org = organiser_client
+    today = timezone.localdate()
+    response = client.post(
+        reverse("event-create", args=[org.club.slug]),
+        {
+            "name": "Winter Cup 冬季杯",
+            "slug": "winter-cup",
+            "venue": "Hall",
+            "starts_on": today.isoformat(),
+            "ends_on": today.isoformat(),
+            "ruleset": "classic",
+            "scoring_profile": "club-v1",
+            "tiebreak_precedence": "points, wins, lots",
+            "rounds_count": 3,
+            "min_table": 8,
+            "max_table": 12,
+            "first_round_at": f"{today.isoformat()}T10:00",
+            "round_minutes": 90,
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    event = Event.objects.get(slug="winter-cup")
+    assert [r.starts_at.hour for r in event.rounds.order_by("number")] == [10, 11, 13]
+    client.post(reverse("event-status", args=[event.pk]), {"to": "registration"})
+    rows = "display_name,handle\n" + "".join(f"玩家{i},p{i}\n" for i in range(20))
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    response = client.post(
+        reverse("registration-import", args=[event.pk]),
+        {"file": SimpleUploadedFile("p.csv", rows.encode()), "check_in": "on"},
+    )
+    assert response.status_code == 302
+    assert Registration.objects.filter(event=event, checked_in_at__isnull=False).count() == 20
+    page = client.get(reverse("event-registrations", args=[event.pk]), {"q": "p1"})
+    assert "玩家1" in page.content.decode() and "玩家2<" not in page.content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("draw-start", args=[event.pk]), {"from_round": 1, "checked_in_only": "on"}
+        )
+    assert response.status_code == 302
+    page = client.get(reverse("event-draw", args=[event.pk])).content.decode()
+    assert "repeat meetings" in page and "Round 3" in page
+    client.post(reverse("round-action", args=[event.pk, 1, "confirm"]))
+    client.post(reverse("round-action", args=[event.pk, 1, "release"]))
+    assert Round.objects.get(event=event, number=1).status == "released"
+    for name in ("sheet-tables", "sheet-players", "event-dashboard"):
+        assert client.get(reverse(name, args=[event.pk])).status_code == 200
+    csv_text = client.get(reverse("draw-csv", args=[event.pk])).content.decode("utf-8-sig")
+    assert len(csv_text.strip().splitlines()) == 1 + 3 * 20
+    anon = Client()
+    public = anon.get(reverse("public-event", args=[org.club.slug, "winter-cup"]))
+    assert public.status_code == 200
+    assert (
+        anon.get(reverse("public-round", args=[org.club.slug, "winter-cup", 1])).status_code == 200
+    )
+    assert (
+        anon.get(reverse("public-round", args=[org.club.slug, "winter-cup", 2])).status_code == 404
+    )
+
+
+def test_csv_import_page_shows_row_problems(organiser_client: tuple[Client, Any]) -> None:
+    client, org = organiser_client
+    event = EventFactory(club=org.club)
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    bad = "display_name,handle\nA,a\n,b\nC,c d\n"
+    response = client.post(
+        reverse("registration-import", args=[event.pk]),
+        {"file": SimpleUploadedFile("p.csv", bad.encode())},
+    )
+    body = response.content.decode()
+    assert response.status_code == 200 and "import-problems" in body
+    assert not Registration.objects.filter(event=event).exists()
+
+
+def test_ics_feed(client: Client) -> None:
+    event = EventFactory(name="Spring, Open; 春")
+    response = client.get(reverse("club-calendar", args=[event.club.slug]))
+    body = response.content.decode()
+    assert response["Content-Type"].startswith("text/calendar")
+    assert body.startswith("BEGIN:VCALENDAR\r\n") and body.endswith("END:VCALENDAR\r\n")
+    assert body.count("BEGIN:VEVENT") == 3
+    assert "Spring\\, Open\\; 春" in body
+    assert all(len(line.encode()) <= 75 for line in body.split("\r\n"))
+    draft = EventFactory(club=event.club, status="draft", name="Secret")
+    assert (
+        "Secret"
+        not in client.get(reverse("club-calendar", args=[draft.club.slug])).content.decode()
+    )
+
+
+def test_check_in_from_phone_list(organiser_client: tuple[Client, Any]) -> None:
+    client, org = organiser_client
+    event = EventFactory(club=org.club)
+    registered_players(event, 2, checked_in=False)
+    reg = Registration.objects.filter(event=event).first()
+    assert reg is not None
+    url = reverse("registration-check-in", args=[event.pk, reg.pk])
+    response = client.post(url, {"next": reverse("event-registrations", args=[event.pk]) + "?q=x"})
+    assert response.status_code == 302 and response["Location"].endswith("?q=x")
+    reg.refresh_from_db()
+    assert reg.checked_in_at is not None
