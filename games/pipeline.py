@@ -17,4 +17,22 @@ def results_changed(game: Game) -> None:
 
     Read what changed with ``games.selectors.confirmed_version(game)`` and
     ``game.status`` / ``game.event`` / ``game.round``.
+
+    Marks the event's standings stale, then enqueues ``games.process_game_results``. If
+    the broker is down the game stays counted as out of date and ``games.heal_results``
+    (beat) or the next task run picks it up: a failed enqueue never fails the caller.
     """
+    import logging
+
+    from kombu.exceptions import OperationalError as BrokerError
+
+    from games.results import mark_event_stale
+    from games.tasks import process_game_results
+
+    table = game.table
+    if table is not None:
+        mark_event_stale(table.round.event_id)
+    try:
+        process_game_results.delay(game.pk)
+    except (BrokerError, OSError):  # the broker is down: heal_results catches up later
+        logging.getLogger(__name__).exception("could not enqueue results of game %s", game.pk)

@@ -1,0 +1,818 @@
+"""The results pipeline: from confirmed, released records to standings and ratings.
+
+A bridge in the sense of the conventions: each service loads what it needs in one pass,
+calls the engine (``engine.scoring`` / ``engine.standings`` / ``engine.ratings``), and
+writes the league's read tables (``league.results_models``) with bulk inserts inside one
+transaction, under a lock:
+
+- :func:`recompute_event` — one event's standings, under a lock on its
+  :class:`~league.results_models.EventResults` row; then the season's totals.
+- :func:`update_ratings` — the ratings after some games changed, under the lock of the
+  single :class:`~league.results_models.RatingsLedger` row; replays from the earliest
+  changed game (from the nearest checkpoint of the rater's state), so a corrected old
+  game gives exactly what a fresh rebuild would.
+- :func:`process_game` — both, for one game (what the task runs after a confirmation).
+- :func:`heal` — finds everything the pipeline missed (stale events, released games whose
+  confirmed version differs from the one rated) and fixes it.
+- :func:`rebuild_all` — every event and every rating from the records.
+
+Only **released** games count: nothing here ever reads an unreleased record, so roles of
+unreleased games never reach a public table. Every service is idempotent: running it
+again on unchanged records writes nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import logging
+import zlib
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import Count, Exists, OuterRef, Q, Sum
+from django.utils import timezone
+
+from engine.errors import EngineError
+from engine.ratings import Rater, RaterState
+from engine.record import parse_record
+from engine.scoring import format_points, get_profile, summarize
+from engine.standings import DEFAULT_PRECEDENCE, METRICS, compute_standings
+from games.models import Game, GameVersion
+from league.models import Event, Player, Season
+from league.results_models import (
+    EventResults,
+    EventStanding,
+    PlayerRating,
+    RaterCheckpoint,
+    RatingPoint,
+    RatingsLedger,
+    ScoredGame,
+    SeasonStanding,
+)
+
+log = logging.getLogger(__name__)
+
+#: The rater's state is saved every this many games (a correction replays from there).
+CHECKPOINT_EVERY = 5000
+
+Key = tuple[dt.date, int]
+
+
+# --- what a game contributes -------------------------------------------------------------
+
+
+def played_on(game: Game) -> dt.date:
+    """The day a game counts for: its own date, its round's start, or its event's start."""
+    if game.played_on is not None:
+        return game.played_on
+    if game.table_id is not None:
+        rnd = game.table.round  # type: ignore[union-attr]
+        if rnd.starts_at is not None:
+            return timezone.localdate(rnd.starts_at)
+        return rnd.event.starts_on
+    return timezone.localdate(game.created_at)
+
+
+@dataclass(frozen=True)
+class RatedSeat:
+    player_id: int
+    seat: int
+    role: str
+    outcome: str
+
+
+@dataclass(frozen=True)
+class RatedGame:
+    """What the rater learns from one released game (seats of known players only)."""
+
+    game_id: int
+    version_id: int
+    played_on: dt.date
+    event_id: int | None
+    club_id: int
+    winner: str
+    seats: tuple[RatedSeat, ...]
+
+    @property
+    def key(self) -> Key:
+        return (self.played_on, self.game_id)
+
+    def rater_seats(self) -> list[tuple[str, str]]:
+        return [(str(s.player_id), s.role) for s in self.seats]
+
+
+def _outcome(winner: str, role: str) -> str:
+    if winner == "draw":
+        return "draw"
+    side = "killers" if role == "killer" else "good"
+    return "win" if winner == side else "loss"
+
+
+def _rated_game(
+    game_id: int,
+    version_id: int,
+    day: dt.date,
+    event_id: int | None,
+    club_id: int,
+    winner: str,
+    seats: Any,
+    ids: dict[str, int],
+) -> RatedGame | None:
+    """A rated game from a record's seats and winner, or None if it cannot be rated."""
+    if winner not in ("good", "killers", "draw") or not isinstance(seats, list):
+        return None
+    rated = []
+    for s in seats:
+        pid = ids.get(s.get("player")) if isinstance(s, dict) else None
+        if pid is None:
+            continue
+        role = s.get("role")
+        rated.append(RatedSeat(pid, int(s["seat"]), role, _outcome(winner, role)))
+    rated.sort(key=lambda s: s.seat)
+    sides = {s.role == "killer" for s in rated}
+    if len(sides) < 2:  # the rater needs somebody on each side
+        return None
+    return RatedGame(game_id, version_id, day, event_id, club_id, winner, tuple(rated))
+
+
+def _handles(records: Iterable[Any]) -> dict[str, int]:
+    """Player ids of every handle seated in ``records`` (lists of seat objects)."""
+    names = {s.get("player") for seats in records if isinstance(seats, list) for s in seats}
+    names.discard(None)
+    ids: dict[str, int] = {}
+    names_list = sorted(n for n in names if isinstance(n, str))
+    for i in range(0, len(names_list), 5000):
+        chunk = names_list[i : i + 5000]
+        ids.update(Player.objects.filter(handle__in=chunk).values_list("handle", "pk"))
+    return ids
+
+
+def released_versions(game_ids: Iterable[int] | None = None) -> Any:
+    """Confirmed versions of released games (all, or of ``game_ids``)."""
+    qs = GameVersion.objects.filter(
+        status=GameVersion.Status.CONFIRMED, game__status=Game.Status.RELEASED
+    )
+    if game_ids is not None:
+        qs = qs.filter(game_id__in=list(game_ids))
+    return qs
+
+
+def load_rated_games(game_ids: Iterable[int] | None = None) -> dict[int, RatedGame]:
+    """The rated form of released games, read from their confirmed records in one pass.
+
+    Only the seats and the winner are read (on PostgreSQL only those keys leave the
+    database), so a full rebuild does not parse whole records."""
+    rows = list(
+        released_versions(game_ids).values_list(
+            "game_id",
+            "pk",
+            "winner",
+            "record__seats",
+            "game__played_on",
+            "game__created_at",
+            "game__club_id",
+            "game__table__round__starts_at",
+            "game__table__round__event_id",
+            "game__table__round__event__starts_on",
+            "game__table__round__event__club_id",
+        )
+    )
+    ids = _handles(r[3] for r in rows)
+    out: dict[int, RatedGame] = {}
+    for gid, vid, winner, seats, own_day, created, club, starts, event, ev_start, ev_club in rows:
+        if isinstance(seats, str):  # a backend that hands key transforms back as text
+            seats = json.loads(seats)
+        if own_day is not None:
+            day = own_day
+        elif starts is not None:
+            day = timezone.localdate(starts)
+        elif ev_start is not None:
+            day = ev_start
+        else:
+            day = timezone.localdate(created)
+        rated = _rated_game(gid, vid, day, event, club or ev_club, winner, seats, ids)
+        if rated is not None:
+            out[gid] = rated
+    return out
+
+
+# --- event standings ---------------------------------------------------------------------
+
+
+@dataclass
+class EventReport:
+    event_id: int
+    changed: bool
+    games: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+
+def _dec(value: Decimal) -> str:
+    return format_points(value)
+
+
+def recompute_event(event_id: int, force: bool = False) -> EventReport:
+    """Score the event's released games with its profile, rank them by its ladder and
+    write the standings (and its season's totals) if anything changed (``force``: write
+    them anyway, as a rebuild does)."""
+    EventResults.objects.get_or_create(event_id=event_id, defaults={"seed": event_id})
+    with transaction.atomic():
+        state = EventResults.objects.select_for_update().get(pk=event_id)
+        event = Event.objects.select_related("season").get(pk=event_id)
+        versions = list(
+            released_versions()
+            .filter(game__table__round__event_id=event_id)
+            .order_by("game__table__round__number", "game__table__number", "game_id")
+            .values_list("game_id", "record")
+        )
+        warnings: list[str] = []
+        summaries = []
+        for game_id, record in versions:
+            try:
+                summaries.append(summarize(parse_record(record), str(game_id)))
+            except (EngineError, ValueError) as e:  # a confirmed record always parses
+                log.error("game %s: record does not parse: %s", game_id, e)
+                warnings.append(f"game {game_id}: record skipped")
+        profile = get_profile(event.scoring_profile or "club-v1")
+        precedence = tuple(event.tiebreak_precedence or DEFAULT_PRECEDENCE)
+        standings = compute_standings(summaries, profile, precedence, seed=state.seed)
+        warnings.extend(standings.warnings)
+        ids = dict(
+            Player.objects.filter(handle__in=[r.player for r in standings.rows]).values_list(
+                "handle", "pk"
+            )
+        )
+        rows = []
+        for position, row in enumerate(standings.rows, start=1):
+            above: dict[str, Any] = {}
+            if position < len(standings.rows):
+                ex = standings.explain(row.player, standings.rows[position].player)
+                above = {
+                    "metric": ex.metric,
+                    "higher": None if ex.higher_value is None else str(ex.higher_value),
+                    "lower": None if ex.lower_value is None else str(ex.lower_value),
+                    "level_on": list(ex.level_on),
+                }
+            rows.append(
+                {
+                    "position": position,
+                    "handle": row.player,
+                    "player_id": ids.get(row.player),
+                    "rank": row.rank,
+                    "tied": row.tied,
+                    "points": _dec(row.points),
+                    "wins": row.wins,
+                    "games": row.games,
+                    "awards": _dec(row.awards),
+                    "ci": _dec(row.ci),
+                    "metrics": {k: str(v) for k, v in row.metrics.items()},
+                    "above_next": above,
+                    "items": [
+                        {
+                            "game": int(i.game),
+                            "kind": i.kind,
+                            "points": _dec(i.points),
+                            "reason": i.reason,
+                        }
+                        for i in row.items
+                    ],
+                }
+            )
+        digest = hashlib.sha256(
+            json.dumps(
+                [standings.profile, list(standings.precedence), rows, warnings], sort_keys=True
+            ).encode()
+        ).hexdigest()
+        never_had_rows = not rows and not state.digest
+        report = EventReport(
+            event_id,
+            force or (digest != state.digest and not never_had_rows),
+            len(versions),
+            warnings,
+        )
+        if not report.changed and not state.stale:
+            return report
+        if report.changed:
+            EventStanding.objects.filter(event_id=event_id).delete()
+            EventStanding.objects.bulk_create(
+                [EventStanding(event_id=event_id, **r) for r in rows], batch_size=1000
+            )
+            state.version += 1
+            state.digest = digest
+            state.profile = standings.profile
+            state.precedence = list(standings.precedence)
+            state.games = len(versions)
+            state.players = len(rows)
+            state.warnings = warnings
+            if event.season_id is not None:
+                recompute_season(event.season_id)
+        state.stale = False
+        state.stale_since = None
+        state.computed_at = timezone.now()
+        state.save()
+    return report
+
+
+def recompute_season(season_id: int) -> None:
+    """A season's per-player totals over its events' standings (inside the caller's
+    transaction; the season row is locked so two events do not write it at once)."""
+    Season.objects.select_for_update().filter(pk=season_id).first()
+    totals = (
+        EventStanding.objects.filter(event__season_id=season_id, player__isnull=False)
+        .values("player_id")
+        .annotate(
+            n_events=Count("event_id"),
+            n_games=Sum("games"),
+            n_wins=Sum("wins"),
+            total=Sum("points"),
+        )
+    )
+    SeasonStanding.objects.filter(season_id=season_id).delete()
+    SeasonStanding.objects.bulk_create(
+        [
+            SeasonStanding(
+                season_id=season_id,
+                player_id=t["player_id"],
+                events=t["n_events"],
+                games=t["n_games"] or 0,
+                wins=t["n_wins"] or 0,
+                points=t["total"] or 0,
+            )
+            for t in totals
+        ],
+        batch_size=2000,
+    )
+
+
+def mark_event_stale(event_id: int) -> None:
+    """Flag an event's standings as out of date (cleared by :func:`recompute_event`)."""
+    now = timezone.now()
+    updated = EventResults.objects.filter(pk=event_id).update(stale=True, stale_since=now)
+    if not updated:
+        EventResults.objects.get_or_create(
+            event_id=event_id, defaults={"seed": event_id, "stale": True, "stale_since": now}
+        )
+
+
+# --- ratings ------------------------------------------------------------------------------
+
+
+@dataclass
+class RatingsReport:
+    changed: int = 0
+    replayed: int = 0
+    points_written: int = 0
+    players: int = 0
+
+
+def _pack(state: RaterState) -> bytes:
+    data = {
+        "players": [[pid, list(s)] for pid, s in state.players],
+        "bias": list(state.bias),
+        "table_bias": [[list(k), list(b)] for k, b in state.table_bias],
+        "games": state.games,
+    }
+    return zlib.compress(json.dumps(data, separators=(",", ":")).encode(), 1)
+
+
+def _unpack(blob: bytes | memoryview) -> RaterState:
+    data = json.loads(zlib.decompress(bytes(blob)))
+    return RaterState(
+        players=tuple((pid, tuple(s)) for pid, s in data["players"]),
+        bias=(data["bias"][0], data["bias"][1]),
+        table_bias=tuple(((k[0], k[1]), (b[0], b[1])) for k, b in data["table_bias"]),
+        games=data["games"],
+    )
+
+
+def _after(key: Key | None, strict: bool = True) -> Q:
+    """Rows whose (played_on, game_id) comes after ``key`` (or at it, if not strict)."""
+    if key is None:
+        return Q()
+    day, gid = key
+    last = Q(played_on=day, game_id__gt=gid) if strict else Q(played_on=day, game_id__gte=gid)
+    return Q(played_on__gt=day) | last
+
+
+def _stored_games(after: Key | None) -> list[RatedGame]:
+    """Rated games already in the tables after ``after``, rebuilt from their points."""
+    rows = (
+        RatingPoint.objects.filter(_after(after))
+        .order_by("played_on", "game_id", "seat")
+        .values_list("game_id", "played_on", "event_id", "club_id", "player_id", "seat", "role")
+        .iterator(chunk_size=20000)
+    )
+    versions = dict(ScoredGame.objects.filter(_after(after)).values_list("game_id", "version_id"))
+    winners = dict(ScoredGame.objects.filter(_after(after)).values_list("game_id", "winner"))
+    games: list[RatedGame] = []
+    current: int | None = None
+    seats: list[RatedSeat] = []
+    head: tuple[Any, ...] = ()
+    for gid, day, event, club, pid, seat, role in rows:
+        if gid != current:
+            if current is not None:
+                games.append(RatedGame(*head, tuple(seats)))
+            current = gid
+            winner = winners.get(gid, "draw")
+            head = (gid, versions.get(gid, 0), day, event, club, winner)
+            seats = []
+        seats.append(RatedSeat(pid, seat, role, _outcome(head[5], role)))
+    if current is not None:
+        games.append(RatedGame(*head, tuple(seats)))
+    return games
+
+
+def _lock_ledger() -> RatingsLedger:
+    RatingsLedger.objects.get_or_create(pk=1)
+    return RatingsLedger.objects.select_for_update().get(pk=1)
+
+
+def update_ratings(game_ids: Iterable[int]) -> RatingsReport:
+    """Take the current released state of ``game_ids`` into the ratings.
+
+    A game that is new, corrected, no longer released or moved in time is replayed from
+    the earliest of its old and new positions; unchanged games are skipped, so running
+    this twice writes nothing the second time."""
+    wanted = sorted(set(game_ids))
+    if not wanted:
+        return RatingsReport()
+    with transaction.atomic():
+        _lock_ledger()
+        fresh = load_rated_games(wanted)
+        stored = {
+            g.game_id: g
+            for g in ScoredGame.objects.filter(game_id__in=wanted).only(
+                "game_id", "version_id", "played_on"
+            )
+        }
+        changed: dict[int, RatedGame | None] = {}
+        start: Key | None = None
+        for gid in wanted:
+            new = fresh.get(gid)
+            old = stored.get(gid)
+            if new is None and old is None:
+                continue
+            if (
+                new is not None
+                and old is not None
+                and (new.version_id, new.played_on) == (old.version_id, old.played_on)
+            ):
+                continue
+            changed[gid] = new
+            for key in (
+                (old.played_on, gid) if old is not None else None,
+                new.key if new is not None else None,
+            ):
+                if key is not None and (start is None or key < start):
+                    start = key
+        if not changed:
+            return RatingsReport()
+        return _replay(start, changed)
+
+
+def _replay(start: Key | None, changed: dict[int, RatedGame | None]) -> RatingsReport:
+    """Replay every game from ``start`` on (None: from the beginning) with ``changed``
+    replacing (or removing, when None) the stored games; rewrite what follows ``start``.
+    Runs inside the caller's transaction, with the ledger locked."""
+    ck = None
+    if start is not None:
+        ck = (
+            RaterCheckpoint.objects.filter(
+                Q(games=0) | Q(played_on__lt=start[0]) | Q(played_on=start[0], game_id__lt=start[1])
+            )
+            .order_by("-games")
+            .first()
+        )
+    if ck is not None and ck.games > 0:
+        rater = Rater.from_state(_unpack(ck.state))
+        ck_key: Key | None = (ck.played_on, ck.game_id)  # type: ignore[assignment]
+        base = ck.games
+    else:
+        rater = Rater()
+        ck_key = None
+        base = 0
+    games = [g for g in _stored_games(ck_key) if g.game_id not in changed]
+    games.extend(g for g in changed.values() if g is not None)
+    games.sort(key=lambda g: g.key)
+
+    # Players of the changed games as rated so far (a removed seat changes them too).
+    affected: set[int] = set(
+        RatingPoint.objects.filter(game_id__in=list(changed)).values_list("player_id", flat=True)
+    )
+    # Forget everything from the start on; it is written again below.
+    RaterCheckpoint.objects.filter(games__gt=base).delete()
+    if start is None:
+        RatingPoint.objects.all().delete()
+        ScoredGame.objects.all().delete()
+    else:
+        RatingPoint.objects.filter(_after(start, strict=False)).delete()
+        ScoredGame.objects.filter(_after(start, strict=False)).delete()
+    RatingPoint.objects.filter(game_id__in=list(changed)).delete()
+    ScoredGame.objects.filter(game_id__in=list(changed)).delete()
+
+    points: list[tuple[Any, ...]] = []
+    scored: list[tuple[Any, ...]] = []
+    checkpoints: list[RaterCheckpoint] = []
+    update = rater.update
+    rating = rater.rating
+    uncertainty = rater.uncertainty
+    count = base
+    previous: RatedGame | None = None
+    for g in games:
+        if count % CHECKPOINT_EVERY == 0 and count > base and previous is not None:
+            checkpoints.append(
+                RaterCheckpoint(
+                    games=count,
+                    played_on=previous.played_on,
+                    game_id=previous.game_id,
+                    state=_pack(rater.state()),
+                )
+            )
+        update(g.rater_seats(), g.winner)
+        count += 1
+        previous = g
+        if start is not None and g.key < start:
+            continue
+        scored.append(
+            (g.game_id, g.version_id, g.event_id, g.club_id, g.played_on, g.winner, len(g.seats))
+        )
+        for s in g.seats:
+            key = str(s.player_id)
+            affected.add(s.player_id)
+            points.append(
+                (
+                    s.player_id,
+                    g.game_id,
+                    g.played_on,
+                    s.seat,
+                    s.role,
+                    s.outcome,
+                    rating(key),
+                    uncertainty(key),
+                    g.event_id,
+                    g.club_id,
+                )
+            )
+    RaterCheckpoint.objects.bulk_create(checkpoints)
+    _insert(
+        ScoredGame,
+        ("game_id", "version_id", "event_id", "club_id", "played_on", "winner", "players"),
+        scored,
+    )
+    _insert(
+        RatingPoint,
+        (
+            "player_id",
+            "game_id",
+            "played_on",
+            "seat",
+            "role",
+            "outcome",
+            "rating",
+            "uncertainty",
+            "event_id",
+            "club_id",
+        ),
+        points,
+    )
+    _write_player_ratings(rater, None if start is None else affected)
+    ledger = RatingsLedger.objects.get(pk=1)
+    ledger.games = count
+    ledger.computed_at = timezone.now()
+    ledger.save()
+    return RatingsReport(
+        changed=len(changed),
+        replayed=count - base,
+        points_written=len(points),
+        players=len(affected),
+    )
+
+
+def _write_player_ratings(rater: Rater, players: set[int] | None) -> None:
+    """Current ratings and per-role records of ``players`` (None: everybody)."""
+    counts = RatingPoint.objects.all()
+    if players is not None:
+        counts = counts.filter(player_id__in=list(players))
+    tally: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for pid, role, outcome, n in (
+        counts.values("player_id", "role", "outcome")
+        .annotate(n=Count("id"))
+        .values_list("player_id", "role", "outcome", "n")
+    ):
+        t = tally[pid]
+        t["games"] += n
+        t[f"{role}_games"] += n
+        if outcome == "win":
+            t["wins"] += n
+            t[f"{role}_wins"] += n
+        elif outcome == "draw":
+            t["draws"] += n
+    last: dict[int, tuple[int, dt.date]] = {}
+    latest = RatingPoint.objects.all()
+    if players is not None:
+        latest = latest.filter(player_id__in=list(players))
+    if connection.vendor == "postgresql":
+        latest = latest.order_by("player_id", "-played_on", "-game_id").distinct("player_id")
+        for pid, gid, day in latest.values_list("player_id", "game_id", "played_on"):
+            last[pid] = (gid, day)
+    else:
+        for pid, gid, day in latest.order_by("played_on", "game_id").values_list(
+            "player_id", "game_id", "played_on"
+        ):
+            last[pid] = (gid, day)
+    if players is None:
+        PlayerRating.objects.all().delete()
+    else:
+        PlayerRating.objects.filter(player_id__in=list(players)).delete()
+    rows = []
+    for pid, t in tally.items():
+        key = str(pid)
+        gid, day = last[pid]
+        rows.append(
+            (
+                pid,
+                rater.rating(key),
+                rater.uncertainty(key),
+                t["games"],
+                t["wins"],
+                t["draws"],
+                rater.rating(key, "killer"),
+                t["killer_games"],
+                t["killer_wins"],
+                rater.rating(key, "police"),
+                t["police_games"],
+                t["police_wins"],
+                rater.rating(key, "civilian"),
+                t["civilian_games"],
+                t["civilian_wins"],
+                gid,
+                day,
+            )
+        )
+    _insert(
+        PlayerRating,
+        (
+            "player_id",
+            "rating",
+            "uncertainty",
+            "games",
+            "wins",
+            "draws",
+            "killer_rating",
+            "killer_games",
+            "killer_wins",
+            "police_rating",
+            "police_games",
+            "police_wins",
+            "civilian_rating",
+            "civilian_games",
+            "civilian_wins",
+            "last_game_id",
+            "last_played",
+        ),
+        rows,
+    )
+
+
+def _insert(model: Any, fields: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
+    """Insert plain rows fast: COPY on PostgreSQL, batched ``bulk_create`` elsewhere."""
+    if not rows:
+        return
+    if connection.vendor == "postgresql":
+        meta = model._meta
+        columns = ", ".join(connection.ops.quote_name(meta.get_field(f).column) for f in fields)
+        table = connection.ops.quote_name(meta.db_table)
+        with connection.cursor() as cursor:
+            raw = cursor.cursor
+            with raw.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+        return
+    model.objects.bulk_create(
+        [model(**dict(zip(fields, row, strict=True))) for row in rows], batch_size=2000
+    )
+
+
+def rebuild_ratings() -> RatingsReport:
+    """Every rating from the records: a replay of all released games in order."""
+    with transaction.atomic():
+        _lock_ledger()
+        games = load_rated_games()
+        RaterCheckpoint.objects.all().delete()
+        return _replay(None, dict(games.items()))
+
+
+# --- the whole pipeline --------------------------------------------------------------------
+
+
+@dataclass
+class GameReport:
+    game_id: int
+    event: EventReport | None
+    ratings: RatingsReport
+
+
+def process_game(game_id: int) -> GameReport:
+    """What follows a change to one game: its event's standings, then the ratings."""
+    event_id = (
+        Game.objects.filter(pk=game_id).values_list("table__round__event_id", flat=True).first()
+    )
+    if event_id is None:
+        event_id = (
+            ScoredGame.objects.filter(game_id=game_id).values_list("event_id", flat=True).first()
+        )
+    event = recompute_event(event_id) if event_id is not None else None
+    return GameReport(game_id, event, update_ratings([game_id]))
+
+
+def games_out_of_date() -> set[int]:
+    """Released games not rated from their confirmed version, and rated games that no
+    longer count (unreleased, no confirmed version, deleted)."""
+    current = released_versions()
+    missing = set(
+        current.exclude(
+            Exists(
+                ScoredGame.objects.filter(game_id=OuterRef("game_id"), version_id=OuterRef("pk"))
+            )
+        ).values_list("game_id", flat=True)
+    )
+    counted = set(current.values_list("game_id", flat=True))
+    extra = set(ScoredGame.objects.values_list("game_id", flat=True)) - counted
+    return missing | extra
+
+
+@dataclass
+class HealReport:
+    events: list[int]
+    ratings: RatingsReport
+
+
+def heal() -> HealReport:
+    """Recompute every stale event and every game the ratings missed."""
+    changed = games_out_of_date()
+    events = set(EventResults.objects.filter(stale=True).values_list("event_id", flat=True))
+    events |= set(
+        Game.objects.filter(pk__in=list(changed), table__isnull=False).values_list(
+            "table__round__event_id", flat=True
+        )
+    )
+    events |= set(
+        ScoredGame.objects.filter(game_id__in=list(changed), event__isnull=False).values_list(
+            "event_id", flat=True
+        )
+    )
+    # Events with released games but never computed.
+    events |= set(
+        released_versions()
+        .filter(game__table__isnull=False)
+        .exclude(game__table__round__event__results_state__isnull=False)
+        .values_list("game__table__round__event_id", flat=True)
+        .distinct()
+    )
+    for event_id in sorted(events):
+        recompute_event(event_id)
+    return HealReport(sorted(events), update_ratings(changed))
+
+
+@dataclass
+class RebuildReport:
+    events: int
+    ratings: RatingsReport
+    seconds_events: float
+    seconds_ratings: float
+
+
+def rebuild_all(events: bool = True, ratings: bool = True) -> RebuildReport:
+    """Every standing and every rating from the records (the management command)."""
+    import time
+
+    t0 = time.perf_counter()
+    ids: list[int] = []
+    if events:
+        ids = list(
+            Event.objects.filter(
+                Exists(released_versions().filter(game__table__round__event=OuterRef("pk")))
+            )
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        EventResults.objects.exclude(event_id__in=ids).update(stale=True)
+        for event_id in ids:
+            recompute_event(event_id, force=True)
+        # Events without released games: no rows.
+        EventStanding.objects.exclude(event_id__in=ids).delete()
+        EventResults.objects.exclude(event_id__in=ids).delete()
+    t1 = time.perf_counter()
+    report = rebuild_ratings() if ratings else RatingsReport()
+    t2 = time.perf_counter()
+    return RebuildReport(len(ids), report, t1 - t0, t2 - t1)
+
+
+def metric_keys() -> list[str]:
+    return list(METRICS)

@@ -1,0 +1,44 @@
+"""Celery tasks of the games app: adapters that load by id and call a service."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import shared_task
+from django.db import OperationalError
+
+
+@shared_task(
+    name="games.process_game_results",
+    acks_late=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def process_game_results(game_id: int) -> dict[str, Any]:
+    """A game's confirmed record or release changed: recompute its event's standings and
+    the ratings (:func:`games.results.process_game`)."""
+    from games.results import process_game
+
+    report = process_game(game_id)
+    return {
+        "game": game_id,
+        "event_changed": bool(report.event and report.event.changed),
+        "ratings_changed": report.ratings.changed,
+    }
+
+
+@shared_task(
+    name="games.heal_results",
+    acks_late=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def heal_results() -> dict[str, Any]:
+    """Recompute stale events and any game the ratings missed (schedule it with beat,
+    e.g. every minute; it is cheap when there is nothing to do)."""
+    from games.results import heal
+
+    report = heal()
+    return {"events": report.events, "ratings_changed": report.ratings.changed}

@@ -1,0 +1,89 @@
+"""Results fixtures: fast password hashing and a snapshot of every results table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from league.results_models import (
+    EventStanding,
+    PlayerRating,
+    RatingPoint,
+    ScoredGame,
+    SeasonStanding,
+)
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def snapshot() -> dict[str, list[tuple[Any, ...]]]:
+    """Every derived row, in a stable order (what a fresh rebuild must reproduce)."""
+    return {
+        "standings": list(
+            EventStanding.objects.order_by("event_id", "position").values_list(
+                "event_id",
+                "position",
+                "handle",
+                "player_id",
+                "rank",
+                "tied",
+                "points",
+                "wins",
+                "games",
+                "awards",
+                "ci",
+                "metrics",
+                "above_next",
+                "items",
+            )
+        ),
+        "seasons": list(
+            SeasonStanding.objects.order_by("season_id", "player_id").values_list(
+                "season_id", "player_id", "events", "games", "wins", "points"
+            )
+        ),
+        "points": list(
+            RatingPoint.objects.order_by("played_on", "game_id", "seat").values_list(
+                "player_id",
+                "game_id",
+                "played_on",
+                "seat",
+                "role",
+                "outcome",
+                "rating",
+                "uncertainty",
+                "event_id",
+                "club_id",
+            )
+        ),
+        "ratings": list(
+            PlayerRating.objects.order_by("player_id").values_list(
+                "player_id",
+                "rating",
+                "uncertainty",
+                "games",
+                "wins",
+                "draws",
+                "killer_rating",
+                "killer_games",
+                "killer_wins",
+                "police_rating",
+                "police_games",
+                "police_wins",
+                "civilian_rating",
+                "civilian_games",
+                "civilian_wins",
+                "last_game_id",
+                "last_played",
+            )
+        ),
+        "scored": list(
+            ScoredGame.objects.order_by("game_id").values_list(
+                "game_id", "version_id", "event_id", "club_id", "played_on", "winner", "players"
+            )
+        ),
+    }
