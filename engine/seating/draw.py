@@ -15,7 +15,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.seating.designs import candidate_designs, delete_runs, select_columns
+from engine.seating.designs import (
+    DesignArray,
+    candidate_designs,
+    delete_runs,
+    select_columns,
+)
 from engine.seating.metrics import (
     SeatingMetrics,
     feasible_table_counts,
@@ -184,9 +189,7 @@ def draw_seating(
         candidates.append(
             (objective(greedy, weights), _tables(greedy), "greedy + tabu search", greedy)
         )
-        for name, assign in _constructions(
-            problem, plans, sizes, weights, opts, rng, n, out_of_time
-        ):
+        for name, assign in _constructions(problem, plans, sizes, weights, opts, n, out_of_time):
             candidates.append((objective(assign, weights), _tables(assign), name, assign))
             if candidates[-1][0] <= bounds.repeats:
                 break  # designs come fewest tables first: none later can beat this one
@@ -279,44 +282,111 @@ def _constructions(
     sizes: tuple[int, ...],
     w: Weights,
     opts: SearchOptions,
-    rng: np.random.Generator,
     n: int,
     out_of_time: Callable[[], bool],
 ) -> Iterator[tuple[str, IntArray]]:
-    """Every design that fits, relabelled and adjusted to absences and table sizes."""
+    """Every design that fits, relabelled and adjusted to absences and table sizes.
+
+    On a redraw, a design whose first rounds are exactly the fixed rounds (the earlier
+    draw came from it) is continued as it stands; every design is also tried afresh on
+    the remaining rounds with players relabelled away from their earlier meetings.
+    """
     free = len(plans)
+    fixed = problem.rounds - free
     usable = set(plans[0][1]).intersection(*(set(c) for _, c in plans[1:]))
-    if problem.tables is None:
-        usable |= set(feasible_table_counts(n, sizes))
     for design in candidate_designs(tuple(sorted(usable)), n, free):
         if out_of_time():
-            break
-        array = delete_runs(select_columns(design, free), design.levels, n)
-        lmat = meeting_matrix(n, [_tables_of(col) for col in array.T])
-        terms = [(w.avoid.astype(np.int64) * w.avoid_weight + w.base, lmat)]
-        if w.club_rounds and w.club.any():
-            early = meeting_matrix(n, [_tables_of(col) for col in array.T[: w.club_rounds]])
-            terms.append((w.club.astype(np.int64) * w.club_weight, early))
-        perm = relabel(
-            array, terms, iterations=opts.relabel_iterations, rng=rng, out_of_time=out_of_time
+            return
+        if fixed and design.columns >= problem.rounds:
+            whole = _relabelled(
+                design,
+                problem.rounds,
+                n,
+                w,
+                opts,
+                problem.seed,
+                problem.club_apart_rounds,
+                history=False,
+                out_of_time=out_of_time,
+            )
+            if _continues(whole, problem, fixed):
+                yield f"{design.name} (continued)", _adjust(whole[fixed:], plans, sizes, w)
+        array = _relabelled(
+            design,
+            free,
+            n,
+            w,
+            opts,
+            problem.seed,
+            w.club_rounds,
+            history=True,
+            out_of_time=out_of_time,
         )
-        assign = array[perm].T.copy()
-        prior = w.base.copy()
-        valid = True
-        for t, (present, counts) in enumerate(plans):
-            row = np.full(n, -1, dtype=np.int64)
-            row[present] = assign[t, present]
-            m = design.levels
-            if m not in counts:
-                valid = False
-                break
-            parts = partition(len(present), m, sizes)
-            assert parts is not None
-            row = fit_sizes(row, parts, prior, w, t)
-            assign[t] = row
-            prior += round_adjacency(row)
-        if valid:
-            yield design.name, assign
+        yield design.name, _adjust(array, plans, sizes, w)
+
+
+def _relabelled(
+    design: DesignArray,
+    rounds: int,
+    n: int,
+    w: Weights,
+    opts: SearchOptions,
+    seed: int,
+    club_rounds: int,
+    *,
+    history: bool,
+    out_of_time: Callable[[], bool],
+) -> IntArray:
+    """The design cut to ``rounds`` columns and ``n`` runs, players permuted onto runs so
+    avoid pairs, club-mates (and with ``history`` earlier meetings) fall apart; returned
+    as ``assign[t, p]``."""
+    array = delete_runs(select_columns(design, rounds), design.levels, n)
+    lmat = meeting_matrix(n, [_tables_of(col) for col in array.T])
+    h = w.avoid.astype(np.int64) * w.avoid_weight + (w.base if history else 0)
+    terms = [(h, lmat)]
+    if club_rounds and w.club.any():
+        early = meeting_matrix(n, [_tables_of(col) for col in array.T[:club_rounds]])
+        terms.append((w.club.astype(np.int64) * w.club_weight, early))
+    # a generator per design, so a design relabels alike whatever was tried before it
+    rng = np.random.default_rng([seed, design.runs, design.columns, design.levels])
+    perm = relabel(
+        array, terms, iterations=opts.relabel_iterations, rng=rng, out_of_time=out_of_time
+    )
+    return array[perm].T.copy()
+
+
+def _continues(whole: IntArray, problem: SeatingProblem, fixed: int) -> bool:
+    """Whether the fixed rounds are exactly the design's first rounds (tables as sets)."""
+    index = {p: i for i, p in enumerate(problem.players)}
+    for t, rnd in enumerate(problem.fixed_rounds[:fixed]):
+        seen: set[int] = set()
+        for table in rnd:
+            levels = {int(whole[t, index[p]]) for p in table}
+            if len(levels) != 1 or levels & seen:
+                return False
+            seen |= levels
+    return True
+
+
+def _adjust(
+    assign: IntArray,
+    plans: list[tuple[IntArray, tuple[int, ...]]],
+    sizes: tuple[int, ...],
+    w: Weights,
+) -> IntArray:
+    """Remove absent players and move players until every table has an allowed size."""
+    n = assign.shape[1]
+    out = np.full_like(assign, -1)
+    prior = w.base.copy()
+    for t, (present, _) in enumerate(plans):
+        row = np.full(n, -1, dtype=np.int64)
+        row[present] = assign[t, present]
+        m = int(assign[t].max()) + 1
+        parts = partition(len(present), m, sizes)
+        assert parts is not None
+        out[t] = fit_sizes(row, parts, prior, w, t)
+        prior += round_adjacency(out[t])
+    return out
 
 
 def _check_avoid_met(problem: SeatingProblem, assign: IntArray, w: Weights, fixed: int) -> None:

@@ -5,7 +5,8 @@ Table sizes never change during the search (only swaps), so the sizes chosen up 
 stay valid. The objective is Σ over pairs of a convex cost of λ:
 
 * C(λ, 2), the repeat meetings R;
-* ``cap_weight`` per meeting beyond the cap on max λ;
+* ``cap_weight`` times the square of every pair's meetings beyond the cap on max λ
+  (squared, so a pair far over the cap is always worth breaking up);
 * ``avoid_weight`` per meeting of a pair that must never meet (hard, checked after);
 * ``club_weight`` per meeting of club-mates in the club-apart rounds (soft).
 
@@ -70,7 +71,8 @@ def meetings(assign: IntArray, base: IntArray) -> IntArray:
 
 def marginal(prior: IntArray, w: Weights, t: int) -> IntArray:
     """Cost of one more meeting in round t for every pair, given ``prior`` meetings."""
-    cost = prior + w.cap_weight * (prior >= w.cap) + w.avoid_weight * w.avoid
+    over = np.maximum(prior - w.cap + 1, 0)
+    cost = prior + w.cap_weight * (2 * over - 1) * (over > 0) + w.avoid_weight * w.avoid
     if t < w.club_rounds:
         cost = cost + w.club_weight * w.club
     np.fill_diagonal(cost, 0)
@@ -82,7 +84,9 @@ def objective(assign: IntArray, w: Weights) -> int:
     lam = meetings(assign, w.base)
     iu = np.triu_indices(len(lam), 1)
     u = lam[iu]
-    total = int((u * (u - 1) // 2).sum()) + w.cap_weight * int(np.maximum(u - w.cap, 0).sum())
+    total = int((u * (u - 1) // 2).sum()) + w.cap_weight * int(
+        (np.maximum(u - w.cap, 0) ** 2).sum()
+    )
     free = lam - w.base
     total += w.avoid_weight * int(free[iu][w.avoid[iu]].sum())
     for t in range(min(w.club_rounds, len(assign))):

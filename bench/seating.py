@@ -1,0 +1,170 @@
+"""Seating benchmark: engine.seating against a random draw and a plain annealing.
+
+For every instance: repeat meetings R and max λ against their lower bounds, the worst
+seat-number repeat against its ideal ceil(rounds / table size), referee repeats against
+their bound (as many referees as tables), and seconds. The random draw and the annealing
+use the same table sizes as the engine's draw; the annealing (swap two players of one
+round, Metropolis acceptance, geometric cooling, minimising R) gets ``--anneal-seconds``.
+
+    .venv/bin/python bench/seating.py                    # full run, about two minutes
+    .venv/bin/python bench/seating.py --anneal-seconds 2 # quicker
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import sys
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from engine.referees import assign_referees  # noqa: E402
+from engine.seating import SeatingProblem, draw_seating  # noqa: E402
+from engine.seating.metrics import meeting_matrix  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Instance:
+    label: str
+    players: int
+    rounds: int
+    tables: int | None = None
+
+
+INSTANCES = (
+    Instance("120 / 10 rounds / 10 tables of 12", 120, 10, 10),
+    Instance("50 / 10 rounds / 5 tables of 10", 50, 10, 5),
+    Instance("64 / 6 rounds / 8 tables of 8", 64, 6, 8),
+    Instance("120 / 12 rounds / sizes free 8–16", 120, 12),
+    Instance("200 / 10 rounds / sizes free", 200, 10),
+    Instance("300 / 15 rounds / sizes free", 300, 15),
+    Instance("47 / 7 rounds / sizes free", 47, 7),
+    Instance("90 / 8 rounds / sizes free", 90, 8),
+    Instance("100 / 7 rounds / 8 tables", 100, 7, 8),
+    Instance("130 / 10 rounds / 10 tables of 13", 130, 10, 10),
+)
+
+
+def measures(n: int, rounds: list[list[list[int]]]) -> tuple[int, int]:
+    lam = meeting_matrix(n, rounds)
+    u = lam[np.triu_indices(n, 1)]
+    return int((u * (u - 1) // 2).sum()), int(u.max())
+
+
+def random_draw(n: int, shapes: list[list[int]], rng: random.Random) -> list[list[list[int]]]:
+    out = []
+    for sizes in shapes:
+        order = list(range(n))
+        rng.shuffle(order)
+        tables, at = [], 0
+        for s in sizes:
+            tables.append(order[at : at + s])
+            at += s
+        out.append(tables)
+    return out
+
+
+def anneal(n: int, shapes: list[list[int]], seconds: float, seed: int) -> list[list[list[int]]]:
+    """Plain simulated annealing on R: random swaps, Metropolis, geometric cooling."""
+    rng = random.Random(seed)
+    draw = random_draw(n, shapes, rng)
+    lam = meeting_matrix(n, draw).tolist()
+    where = [[0] * n for _ in draw]
+    for t, rnd in enumerate(draw):
+        for j, table in enumerate(rnd):
+            for p in table:
+                where[t][p] = j
+    start = time.perf_counter()
+    temp, end_temp = 2.0, 0.05
+    steps = 0
+    while True:
+        if steps % 2000 == 0:
+            done = (time.perf_counter() - start) / seconds
+            if done >= 1:
+                break
+            temp = 2.0 * (end_temp / 2.0) ** done
+        steps += 1
+        t = rng.randrange(len(draw))
+        a, b = rng.randrange(n), rng.randrange(n)
+        ja, jb = where[t][a], where[t][b]
+        if ja == jb:
+            continue
+        ta, tb = draw[t][ja], draw[t][jb]
+        la, lb = lam[a], lam[b]
+        delta = 0
+        for x in ta:
+            if x != a:
+                delta += lb[x] - (la[x] - 1)
+        for x in tb:
+            if x != b:
+                delta += la[x] - (lb[x] - 1)
+        if delta <= 0 or rng.random() < math.exp(-delta / temp):
+            for x in ta:
+                if x != a:
+                    la[x] -= 1
+                    lam[x][a] -= 1
+                    lb[x] += 1
+                    lam[x][b] += 1
+            for x in tb:
+                if x != b:
+                    lb[x] -= 1
+                    lam[x][b] -= 1
+                    la[x] += 1
+                    lam[x][a] += 1
+            ta[ta.index(a)] = b
+            tb[tb.index(b)] = a
+            where[t][a], where[t][b] = jb, ja
+    return draw
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--anneal-seconds", type=float, default=10.0)
+    parser.add_argument("--time-limit", type=float, default=10.0)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    print(
+        "| instance | method | R (bound) | max λ (bound) | seat max (ideal) "
+        "| referee repeats (bound) | seconds | engine: R random / annealing |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    for inst in INSTANCES:
+        ids = [f"p{i:03d}" for i in range(inst.players)]
+        problem = SeatingProblem(
+            players=ids, rounds=inst.rounds, tables=inst.tables, seed=args.seed
+        )
+        started = time.perf_counter()
+        draw = draw_seating(problem, args.time_limit)
+        seconds = time.perf_counter() - started
+        tables = max(len(r.tables) for r in draw.rounds)
+        referees = [f"ref{j + 1}" for j in range(tables)]
+        ref_started = time.perf_counter()
+        plan = assign_referees(draw, referees, seed=args.seed)
+        seconds_refs = time.perf_counter() - ref_started
+        m = draw.metrics
+        index = {p: i for i, p in enumerate(ids)}
+        shapes = [[len(t) for t in r.tables] for r in draw.rounds]
+        rnd_r, rnd_l = measures(inst.players, random_draw(inst.players, shapes, random.Random(1)))
+        ann = anneal(inst.players, shapes, args.anneal_seconds, args.seed)
+        ann_r, ann_l = measures(inst.players, ann)
+        own = [[[index[p] for p in t] for t in r.tables] for r in draw.rounds]
+        assert measures(inst.players, own) == (m.repeats, m.max_meetings)
+        print(
+            f"| {inst.label} | {draw.method} | {m.repeats:,} ({m.repeats_bound:,}) "
+            f"| {m.max_meetings} ({m.max_meetings_bound}) | {m.seat_max} ({m.seat_ideal}) "
+            f"| {plan.metrics.repeats:,} ({plan.metrics.repeats_bound:,}) "
+            f"| {seconds:.2f} + {seconds_refs:.2f} "
+            f"| {m.repeats:,} (λ {m.max_meetings}) vs random {rnd_r:,} (λ {rnd_l}) / "
+            f"annealing {ann_r:,} (λ {ann_l}) |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
