@@ -80,8 +80,38 @@ def referee_games(user: Any) -> QuerySet[Game]:
     """Games ``user`` referees (table or stand-alone), newest first."""
     if not user.is_authenticated:
         return Game.objects.none()
+    uid = user.pk
     from django.db.models import Q
 
     return (
-        games().filter(Q(table__referee__user=user) | Q(referee__user=user)).order_by("-created_at")
+        games()
+        .filter(Q(table__referee__user_id=uid) | Q(referee__user_id=uid))
+        .order_by("-created_at")
     )
+
+
+def seating(game: Game, user: Any = None) -> list[dict[str, Any]]:
+    """Who sits where (never roles). A table's seating comes from the draw; a stand-alone
+    game's only from its record, so only to those who may read the record."""
+    from league.models import Seat
+
+    if game.table_id is not None:
+        rows = Seat.objects.filter(table_id=game.table_id).select_related("player")
+        return [
+            {"seat": s.number, "player": s.player.handle, "name": s.player.display_name}
+            for s in rows.order_by("number")
+        ]
+    if user is None or not can_see_secrets(user, game):
+        return []
+    record = confirmed_record(game)
+    if record is None:
+        latest = game.versions.order_by("-number").first()
+        record = latest.record if latest is not None else None
+    seats = record.get("seats") if isinstance(record, dict) else None
+    if not isinstance(seats, list):
+        return []
+    return [
+        {"seat": s.get("seat"), "player": s.get("player"), "name": s.get("player")}
+        for s in seats
+        if isinstance(s, dict)
+    ]

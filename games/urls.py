@@ -1,3 +1,19 @@
-from django.urls import URLPattern, URLResolver
+from django.urls import path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from games import views
+
+app_name = "games"
+
+urlpatterns = [
+    path("games/", views.my_games, name="mine"),
+    path("games/<int:pk>/", views.game_page, name="game"),
+    path("games/<int:pk>/sheet/", views.sheet_page, name="sheet"),
+    path("games/<int:pk>/paper/", views.paper_page, name="paper"),
+    path("games/<int:pk>/upload/", views.upload_page, name="upload"),
+    path("games/<int:pk>/confirm/", views.confirm_view, name="confirm"),
+    path("games/<int:pk>/release/", views.release_view, name="release"),
+    path("games/<int:pk>/record.json", views.game_export, name="export"),
+    path("games/tables/<int:table_pk>/open/", views.open_table, name="open-table"),
+    path("games/events/<int:pk>/", views.event_games, name="event"),
+    path("games/clubs/<slug:club_slug>/new/", views.club_game_new, name="club-new"),
+]

@@ -1,0 +1,309 @@
+"""The games API (``/api/v1/games/``): read games and versions, submit, confirm, correct,
+release, and drive the live sheet. Thin: services write, selectors read, and every
+response that could hold a role goes through ``games.serializers`` (secrecy applied).
+
+Optimistic concurrency: every write names the revision it saw, as ``revision`` in the
+body or an ``If-Match`` header (the ETag of ``GET /games/{id}/``). A stale write gets 409
+with the current state; a write without one gets 428.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers as rf
+from rest_framework import status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import permissions, selectors, services, sheet
+from games.models import Game, GameVersion
+from games.records import NotARecordError
+from games.serializers import (
+    ConfirmInput,
+    CorrectionInput,
+    GameOutput,
+    RecordInput,
+    RevisionInput,
+    SheetRevisionInput,
+    StepInput,
+    VersionOutput,
+    game_data,
+    version_data,
+)
+
+ErrorOutput = inline_serializer(
+    "GameError",
+    {"detail": rf.CharField(), "revision": rf.IntegerField(required=False)},
+)
+
+
+def etag(game: Game) -> str:
+    return f'"{game.revision}"'
+
+
+def _visible_game(request: Request, pk: int) -> Game:
+    """The game, or 404 for anyone who may not know it exists."""
+    try:
+        game = selectors.game_by_id(pk)
+    except Game.DoesNotExist:
+        raise Http404 from None
+    if not permissions.can_view_game(request.user, game):
+        raise Http404
+    return game
+
+
+def _expected_revision(request: Request, body: dict[str, Any]) -> int | None:
+    if body.get("revision") is not None:
+        return int(body["revision"])
+    header = request.headers.get("If-Match", "").strip()
+    if header.startswith("W/"):
+        header = header[2:]
+    header = header.strip('"')
+    return int(header) if header.isdigit() else None
+
+
+def _error(e: services.GameError, game: Game | None = None, user: Any = None) -> Response:
+    data: dict[str, Any] = {"detail": e.message}
+    if isinstance(e, sheet.StaleSheet):
+        data["state"] = e.state
+        data["revision"] = e.state["revision"]
+    elif isinstance(e, services.StaleRevision):
+        data["revision"] = e.current
+        if game is not None:
+            game = selectors.game_by_id(game.pk)
+            data["game"] = game_data(user, game, selectors.seating(game, user))
+    elif isinstance(e, sheet.StepError):
+        data["code"] = e.code
+        data["where"] = e.where
+    return Response(data, status=e.status_code)
+
+
+def _game_response(request: Request, game: Game, code: int = 200) -> Response:
+    game = selectors.game_by_id(game.pk)
+    data = game_data(request.user, game, selectors.seating(game, request.user))
+    return Response(data, status=code, headers={"ETag": etag(game)})
+
+
+class GameList(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("event", int, description="event id"),
+            OpenApiParameter("round", int, description="round number (with event)"),
+        ],
+        responses=GameOutput(many=True),
+    )
+    def get(self, request: Request) -> Response:
+        qs = selectors.games().order_by("pk")
+        event = request.query_params.get("event")
+        if event and event.isdigit():
+            qs = qs.filter(table__round__event_id=int(event))
+            rnd = request.query_params.get("round")
+            if rnd and rnd.isdigit():
+                qs = qs.filter(table__round__number=int(rnd))
+        out = [
+            game_data(request.user, g, selectors.seating(g, request.user))
+            for g in qs[:200]
+            if permissions.can_view_game(request.user, g)
+        ]
+        return Response(out)
+
+
+class GameDetail(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: GameOutput, 404: ErrorOutput})
+    def get(self, request: Request, pk: int) -> Response:
+        return _game_response(request, _visible_game(request, pk))
+
+
+class GameVersions(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: VersionOutput(many=True), 403: ErrorOutput})
+    def get(self, request: Request, pk: int) -> Response:
+        game = _visible_game(request, pk)
+        if not permissions.can_see_secrets(request.user, game):
+            return Response(
+                {"detail": _("This game's record is not released yet.")},
+                status=status.HTTP_403_FORBIDDEN,
+            )
+        data = [version_data(v) for v in selectors.versions_for(request.user, game)]
+        return Response(data, headers={"ETag": etag(game)})
+
+    @extend_schema(
+        request=RecordInput,
+        responses={201: VersionOutput, 400: ErrorOutput, 409: ErrorOutput, 428: ErrorOutput},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        return _submit(request, pk, RecordInput, reason_required=False)
+
+
+class GameCorrections(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=CorrectionInput,
+        responses={201: VersionOutput, 400: ErrorOutput, 409: ErrorOutput, 428: ErrorOutput},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        return _submit(request, pk, CorrectionInput, reason_required=True)
+
+
+def _need_revision(expected: int | None) -> Response | None:
+    if expected is None:
+        return Response(
+            {"detail": _("Send the revision you saw (field 'revision' or If-Match).")},
+            status=status.HTTP_428_PRECONDITION_REQUIRED,
+        )
+    return None
+
+
+def _submit(
+    request: Request, pk: int, shape: type[rf.Serializer[Any]], reason_required: bool
+) -> Response:
+    game = _visible_game(request, pk)
+    if not permissions.can_submit(request.user, game):
+        return _error(services.NotAllowed(_("Only this game's officials can submit its record.")))
+    body = shape(data=request.data)
+    body.is_valid(raise_exception=True)
+    expected = _expected_revision(request, body.validated_data)
+    if (missing := _need_revision(expected)) is not None:
+        return missing
+    try:
+        version = services.submit_record(
+            request.user,
+            game,
+            body.validated_data["record"],
+            GameVersion.Source.API,
+            expected_revision=expected,
+            reason=body.validated_data.get("reason", "") if reason_required else "",
+        )
+    except NotARecordError as e:
+        return Response({"detail": str(e)}, status=status.HTTP_400_BAD_REQUEST)
+    except services.GameError as e:
+        return _error(e, game, request.user)
+    game.refresh_from_db(fields=["revision"])
+    return Response(version_data(version), status=201, headers={"ETag": etag(game)})
+
+
+class GameConfirm(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=ConfirmInput,
+        responses={200: GameOutput, 403: ErrorOutput, 409: ErrorOutput, 428: ErrorOutput},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        game = _visible_game(request, pk)
+        body = ConfirmInput(data=request.data)
+        body.is_valid(raise_exception=True)
+        expected = _expected_revision(request, body.validated_data)
+        if (missing := _need_revision(expected)) is not None:
+            return missing
+        try:
+            services.confirm_version(
+                request.user, game, body.validated_data["version"], expected_revision=expected
+            )
+        except services.GameError as e:
+            return _error(e, game, request.user)
+        return _game_response(request, game)
+
+
+class GameRelease(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=RevisionInput,
+        responses={200: GameOutput, 403: ErrorOutput, 409: ErrorOutput, 428: ErrorOutput},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        game = _visible_game(request, pk)
+        body = RevisionInput(data=request.data)
+        body.is_valid(raise_exception=True)
+        expected = _expected_revision(request, body.validated_data)
+        if (missing := _need_revision(expected)) is not None:
+            return missing
+        try:
+            services.release_game(request.user, game, expected_revision=expected)
+        except services.GameError as e:
+            return _error(e, game, request.user)
+        return _game_response(request, game)
+
+
+SheetState = inline_serializer("SheetState", {"revision": rf.IntegerField()})
+
+
+class SheetView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: SheetState, 403: ErrorOutput})
+    def get(self, request: Request, pk: int) -> Response:
+        game = _visible_game(request, pk)
+        try:
+            return Response(sheet.sheet_state(request.user, game))
+        except services.GameError as e:
+            return _error(e)
+
+
+class SheetStep(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=StepInput,
+        responses={200: SheetState, 400: ErrorOutput, 403: ErrorOutput, 409: ErrorOutput},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        game = _visible_game(request, pk)
+        body = StepInput(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            state = sheet.add_step(
+                request.user, game, body.validated_data["step"], body.validated_data["revision"]
+            )
+        except services.GameError as e:
+            return _error(e)
+        return Response(state)
+
+
+class SheetUndo(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=SheetRevisionInput,
+        responses={200: SheetState, 400: ErrorOutput, 403: ErrorOutput, 409: ErrorOutput},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        game = _visible_game(request, pk)
+        body = SheetRevisionInput(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            state = sheet.undo_step(request.user, game, body.validated_data["revision"])
+        except services.GameError as e:
+            return _error(e)
+        return Response(state)
+
+
+class SheetSubmit(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=SheetRevisionInput,
+        responses={201: VersionOutput, 400: ErrorOutput, 403: ErrorOutput, 409: ErrorOutput},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        game = _visible_game(request, pk)
+        body = SheetRevisionInput(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            version = sheet.submit_sheet(request.user, game, body.validated_data["revision"])
+        except services.GameError as e:
+            return _error(e)
+        return Response(version_data(version), status=201)

@@ -1,0 +1,459 @@
+"""Games pages. Thin: reads from selectors, writes through services; every page asks
+``games.permissions`` what it may show, and roles appear only where it says so."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+from django.views.decorators.http import require_POST
+
+from engine.record import FORMAT
+from games import permissions, selectors, services, sheet
+from games.forms import ClubGameForm, PaperForm, UploadForm
+from games.models import Game, GameVersion
+from games.records import NotARecordError, load_json, require_record_shape
+from league.models import Club, Event, Table
+from league.permissions import can_manage_event, can_view_event
+
+#: The sheet's words, handed to static/js/sheet.js as JSON.
+SHEET_STRINGS = {
+    "saved": _lazy("saved ✓"),
+    "saving": _lazy("saving…"),
+    "offline": _lazy("not saved yet — retrying"),
+    "queued": _lazy("waiting to save"),
+    "stale": _lazy("The sheet changed on another device; showing the latest."),
+    "deal": _lazy("Deal the cards"),
+    "dealBtn": _lazy("Deal"),
+    "need": _lazy("Needed"),
+    "chosen": _lazy("chosen"),
+    "killer": _lazy("killer"),
+    "police": _lazy("police officer"),
+    "civilian": _lazy("civilian"),
+    "night": _lazy("Night"),
+    "kill": _lazy("Kill"),
+    "noKill": _lazy("No kill"),
+    "check": _lazy("Check"),
+    "noCheck": _lazy("No check"),
+    "noPolice": _lazy("No police officer alive: no check."),
+    "saveNight": _lazy("Save the night"),
+    "day": _lazy("Day"),
+    "eject": _lazy("Eject (rule-breaker)"),
+    "ejectBtn": _lazy("Eject"),
+    "surrender": _lazy("Surrender"),
+    "ballot": _lazy("Ballot"),
+    "abstain": _lazy("abstain"),
+    "saveBallot": _lazy("Save the ballot"),
+    "votesLeft": _lazy("votes missing"),
+    "between": _lazy("Candidates"),
+    "declare": _lazy("The ballots put this seat out"),
+    "nobodyOut": _lazy("Nobody is out"),
+    "isOut": _lazy("is out"),
+    "lot": _lazy("Draw lots among the tied"),
+    "over": _lazy("Game over"),
+    "winner": _lazy("Winner"),
+    "submit": _lazy("Submit for confirmation"),
+    "latest": _lazy("Latest version"),
+    "lastWords": _lazy("Last words"),
+    "suspects": _lazy("named as suspects"),
+    "saveWords": _lazy("Save last words"),
+    "seat": _lazy("Seat"),
+    "awards": _lazy("Awards"),
+    "addAward": _lazy("Add award"),
+    "bonus": _lazy("bonus"),
+    "penalty": _lazy("penalty"),
+    "warning": _lazy("warning"),
+    "points": _lazy("points"),
+    "reason": _lazy("reason"),
+    "dead": _lazy("out"),
+    "confirmUndo": _lazy("Undo the last step?"),
+    "good": _lazy("good side"),
+    "killers": _lazy("killers"),
+    "draw": _lazy("draw"),
+    "submitted": _lazy("Submitted as version"),
+}
+
+
+def _game(request: HttpRequest, pk: int) -> Game:
+    try:
+        game = selectors.game_by_id(pk)
+    except Game.DoesNotExist:
+        raise Http404 from None
+    if not permissions.can_view_game(request.user, game):
+        raise Http404
+    return game
+
+
+def _official(request: HttpRequest, pk: int) -> Game:
+    game = _game(request, pk)
+    if not permissions.is_game_official(request.user, game):
+        raise Http404  # the page exists only for officials; say nothing more
+    return game
+
+
+def game_page(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game(request, pk)
+    user = request.user
+    secrets = permissions.can_see_secrets(user, game)
+    official = permissions.is_game_official(user, game)
+    versions = selectors.versions_for(user, game) if secrets else []
+    confirmed = next((v for v in versions if v.status == GameVersion.Status.CONFIRMED), None)
+    record = confirmed.record if confirmed is not None else None
+    roles: dict[Any, str] = {}
+    if record and secrets:
+        roles = {s.get("seat"): s.get("role") for s in record.get("seats", [])}
+    seats = [{**s, "role": roles.get(s["seat"])} for s in selectors.seating(game, user)]
+    return render(
+        request,
+        "games/game.html",
+        {
+            "game": game,
+            "seats": seats,
+            "secrets": secrets,
+            "official": official,
+            "organiser": permissions.is_game_organiser(user, game),
+            "versions": versions,
+            "confirmed": confirmed,
+            "record": record,
+            "log": _log_lines(record) if record else [],
+        },
+    )
+
+
+def _log_lines(record: dict[str, Any]) -> list[str]:
+    lines = []
+    for p in record.get("log") or []:
+        if p.get("phase") == "night":
+            lines.append(
+                _("Night %(n)s: kill %(k)s, check %(c)s")
+                % {
+                    "n": p.get("n"),
+                    "k": p.get("kill") or _("nobody"),
+                    "c": p.get("check") or _("nobody"),
+                }
+            )
+            continue
+        parts = [_("Day %(n)s") % {"n": p.get("n")}]
+        for s in p.get("eject") or []:
+            parts.append(_("seat %(s)s ejected") % {"s": s})
+        if p.get("surrender"):
+            parts.append(_("seat %(s)s surrendered") % {"s": p["surrender"]})
+        for k, b in enumerate(p.get("ballots") or [], start=1):
+            counts: dict[Any, int] = {}
+            for t in b.values():
+                if t is not None:
+                    counts[t] = counts.get(t, 0) + 1
+            tally = ", ".join(f"{t}×{c}" for t, c in sorted(counts.items(), key=lambda x: -x[1]))
+            parts.append(_("ballot %(k)s: %(t)s") % {"k": k, "t": tally or "—"})
+        if "eliminated" in p:
+            e = p["eliminated"]
+            parts.append(_("seat %(s)s out") % {"s": e} if e else _("nobody out"))
+        lines.append("; ".join(parts))
+    return lines
+
+
+def game_export(request: HttpRequest, pk: int) -> HttpResponse:
+    """The game's record as a KGR/1 file: the confirmed version (officials: ?version=N)."""
+    game = _game(request, pk)
+    if not permissions.can_see_secrets(request.user, game):
+        raise Http404
+    versions = selectors.versions_for(request.user, game)
+    wanted = request.GET.get("version", "")
+    if wanted.isdigit():
+        version = next((v for v in versions if v.number == int(wanted)), None)
+    else:
+        version = next((v for v in versions if v.status == GameVersion.Status.CONFIRMED), None)
+    if version is None:
+        raise Http404
+    response = JsonResponse(version.record, json_dumps_params={"ensure_ascii": False, "indent": 2})
+    name = f"game-{game.pk}-v{version.number}.kgr.json"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@login_required
+def sheet_page(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _official(request, pk)
+    state = sheet.sheet_state(request.user, game)
+    return render(
+        request,
+        "games/sheet.html",
+        {
+            "game": game,
+            "state": state,
+            "api": reverse("games-api:sheet", args=[game.pk]),
+            "strings": {k: str(v) for k, v in SHEET_STRINGS.items()},
+        },
+    )
+
+
+def _paper_record(game: Game, form: PaperForm) -> dict[str, Any]:
+    seats = [
+        {"seat": s["seat"], "player": s["player"], "role": form.cleaned_data[f"role_{s['seat']}"]}
+        for s in form.seat_list
+    ]
+    rec: dict[str, Any] = {"format": FORMAT, "ruleset": game.ruleset_spec()}
+    meta = sheet.record_meta(game)
+    if meta:
+        rec["meta"] = meta
+    rec["seats"] = seats
+    rec["result"] = {"winner": form.cleaned_data["winner"]}
+    return rec
+
+
+@login_required
+def paper_page(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _official(request, pk)
+    seats = selectors.seating(game, request.user)
+    form = PaperForm(request.POST or None, seats=seats)
+    if request.method == "POST" and form.is_valid():
+        try:
+            version = services.submit_record(
+                request.user,
+                game,
+                _paper_record(game, form),
+                GameVersion.Source.PAPER,
+                reason=form.cleaned_data["reason"],
+            )
+        except services.GameError as e:
+            messages.error(request, e.message)
+        else:
+            _report_version(request, version)
+            return redirect("games:game", pk=game.pk)
+    return render(request, "games/paper.html", {"game": game, "form": form})
+
+
+def _report_version(request: HttpRequest, version: GameVersion) -> None:
+    if version.status == GameVersion.Status.SUBMITTED:
+        messages.success(
+            request,
+            _("Version %(n)s submitted; another official can now confirm it.")
+            % {"n": version.number},
+        )
+    else:
+        messages.warning(
+            request,
+            _("Version %(n)s saved as a draft: %(count)s problem(s) to fix.")
+            % {"n": version.number, "count": len(version.violations)},
+        )
+
+
+def _file_report(name: str, **kw: Any) -> dict[str, Any]:
+    return {"file": name, **kw}
+
+
+@login_required
+def upload_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Upload KGR/1 files for one game: each file becomes a version, with a report."""
+    game = _official(request, pk)
+    form = UploadForm(request.POST or None, request.FILES or None)
+    reports: list[dict[str, Any]] = []
+    if request.method == "POST" and form.is_valid():
+        for f in form.cleaned_data["records"]:
+            reports.append(
+                _upload_one(request, game, f.name, f.read(), form.cleaned_data["reason"])
+            )
+    return render(request, "games/upload.html", {"game": game, "form": form, "reports": reports})
+
+
+def _upload_one(
+    request: HttpRequest, game: Game, name: str, data: bytes, reason: str = ""
+) -> dict[str, Any]:
+    try:
+        version = services.submit_record(
+            request.user, game, data, GameVersion.Source.UPLOAD, reason=reason
+        )
+    except NotARecordError as e:
+        return _file_report(name, ok=False, message=str(e), violations=[])
+    except services.GameError as e:
+        return _file_report(name, ok=False, message=e.message, violations=[])
+    ok = version.status == GameVersion.Status.SUBMITTED
+    return _file_report(
+        name,
+        ok=ok,
+        game=game,
+        version=version.number,
+        message=(
+            _("accepted as version %(n)s of %(game)s")
+            if ok
+            else _("stored as draft version %(n)s of %(game)s, not valid")
+        )
+        % {"n": version.number, "game": game},
+        violations=version.violations,
+    )
+
+
+MAX_UPLOAD_FILES = 100
+
+
+@login_required
+def event_games(request: HttpRequest, pk: int) -> HttpResponse:
+    """An event's games by round, with statuses; organisers create, upload, release."""
+    event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
+    user = request.user
+    organiser = can_manage_event(user, event)
+    if not (organiser or can_view_event(user, event)):
+        raise Http404
+    games = [g for g in selectors.event_games(event) if permissions.can_view_game(user, g)]
+    rounds = event.rounds.prefetch_related("tables").order_by("number")
+    form = UploadForm()
+    reports: list[dict[str, Any]] = []
+    if request.method == "POST" and organiser:
+        verb = request.POST.get("verb")
+        if verb == "upload":
+            form = UploadForm(request.POST, request.FILES)
+            if form.is_valid():
+                files = form.cleaned_data["records"][:MAX_UPLOAD_FILES]
+                reports = [_upload_to_event(request, event, f.name, f.read()) for f in files]
+        elif verb in ("create", "release") and request.POST.get("round", "").isdigit():
+            round_ = get_object_or_404(event.rounds, number=int(request.POST["round"]))
+            try:
+                if verb == "create":
+                    made = services.create_round_games(user, round_)
+                    messages.success(request, _("%(n)s games ready.") % {"n": len(made)})
+                else:
+                    n = services.release_round(user, round_)
+                    messages.success(request, _("%(n)s games released.") % {"n": n})
+            except services.GameError as e:
+                messages.error(request, e.message)
+            return redirect("games:event", pk=event.pk)
+    return render(
+        request,
+        "games/event_games.html",
+        {
+            "event": event,
+            "games": games,
+            "rounds": rounds,
+            "organiser": organiser,
+            "form": form,
+            "reports": reports,
+        },
+    )
+
+
+def _upload_to_event(request: HttpRequest, event: Event, name: str, data: bytes) -> dict[str, Any]:
+    """Match a file to its table by ``meta.round`` and ``meta.table``, then submit it."""
+    try:
+        value = require_record_shape(load_json(data))
+    except NotARecordError as e:
+        return _file_report(name, ok=False, message=str(e), violations=[])
+    meta = value.get("meta") if isinstance(value, dict) else None
+    rnd = meta.get("round") if isinstance(meta, dict) else None
+    tbl = meta.get("table") if isinstance(meta, dict) else None
+    if not (isinstance(rnd, str) and rnd.isdigit() and isinstance(tbl, str) and tbl.isdigit()):
+        return _file_report(
+            name,
+            ok=False,
+            message=_(
+                "cannot tell which game this is: meta.round and meta.table must name a round "
+                'and a table of this event (e.g. "round": "2", "table": "3")'
+            ),
+            violations=[],
+        )
+    table = (
+        Table.objects.filter(round__event=event, round__number=int(rnd), number=int(tbl))
+        .select_related("round__event__club", "referee")
+        .first()
+    )
+    if table is None:
+        return _file_report(
+            name,
+            ok=False,
+            message=_("this event has no table %(t)s in round %(r)s") % {"t": tbl, "r": rnd},
+            violations=[],
+        )
+    game = services.game_for_table(table)
+    game = selectors.game_by_id(game.pk)
+    return _upload_one(request, game, name, data)
+
+
+@login_required
+@require_POST
+def confirm_view(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _official(request, pk)
+    number = request.POST.get("version", "")
+    revision = request.POST.get("revision", "")
+    try:
+        services.confirm_version(
+            request.user,
+            game,
+            int(number) if number.isdigit() else 0,
+            expected_revision=int(revision) if revision.isdigit() else None,
+        )
+    except services.GameError as e:
+        messages.error(request, e.message)
+    else:
+        messages.success(request, _("Version %(n)s confirmed.") % {"n": number})
+    return redirect("games:game", pk=game.pk)
+
+
+@login_required
+@require_POST
+def release_view(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _official(request, pk)
+    revision = request.POST.get("revision", "")
+    try:
+        services.release_game(
+            request.user, game, expected_revision=int(revision) if revision.isdigit() else None
+        )
+    except services.GameError as e:
+        messages.error(request, e.message)
+    else:
+        messages.success(request, _("Results released."))
+    return redirect("games:game", pk=game.pk)
+
+
+@login_required
+def my_games(request: HttpRequest) -> HttpResponse:
+    games = list(selectors.referee_games(request.user)[:100])
+    tables = (
+        Table.objects.filter(referee__user_id=int(request.user.pk or 0), game__isnull=True)
+        .select_related("round__event")
+        .order_by("-round__event__starts_on", "round__number")[:50]
+    )
+    return render(request, "games/my_games.html", {"games": games, "tables": tables})
+
+
+@login_required
+@require_POST
+def open_table(request: HttpRequest, table_pk: int) -> HttpResponse:
+    """The referee (or an organiser) opens the game of a table, creating it on first use."""
+    table = get_object_or_404(
+        Table.objects.select_related("round__event__club", "referee"), pk=table_pk
+    )
+    is_referee = table.referee is not None and table.referee.user_id == request.user.pk
+    if not (is_referee or can_manage_event(request.user, table.round.event)):
+        raise Http404
+    game = services.game_for_table(table)
+    return redirect("games:sheet", pk=game.pk)
+
+
+@login_required
+def club_game_new(request: HttpRequest, club_slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=club_slug)
+    form = ClubGameForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = services.create_club_game(
+                request.user,
+                club,
+                form.cleaned_data["ruleset"],
+                title=form.cleaned_data["title"],
+                played_on=form.cleaned_data["played_on"],
+            )
+        except services.GameError as e:
+            messages.error(request, e.message)
+        else:
+            return redirect("games:sheet", pk=game.pk)
+    return render(request, "games/club_game_new.html", {"club": club, "form": form})
+
+
+def _json(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False)

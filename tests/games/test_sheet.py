@@ -1,0 +1,159 @@
+"""The live sheet, through its services: every step replayed by the engine."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import services, sheet
+from games.models import Game, GameVersion
+from tests.games.conftest import World, make_world
+from tests.games.steps import record_to_steps
+
+pytestmark = pytest.mark.django_db
+
+
+def play(world: World, steps: list[dict], user=None) -> dict:
+    user = user or world.user("referee")
+    state = sheet.sheet_state(user, world.game)
+    for i, s in enumerate(steps):
+        state = sheet.add_step(user, world.game, {**s, "id": f"s{i}"}, state["revision"])
+    return state
+
+
+@pytest.mark.parametrize(
+    "ruleset,n,seed",
+    [
+        ("classic", 12, 3),
+        ("classic", 8, 4),
+        ("mainstream", 6, 5),
+        ("mainstream", 17, 6),
+        ("civilian-draw", 11, 7),
+        ("majority", 10, 8),
+    ],
+)
+def test_simulated_games_play_through_the_sheet(ruleset: str, n: int, seed: int) -> None:
+    world = make_world(ruleset, n)
+    record = world.record(seed)
+    state = play(world, record_to_steps(record))
+    assert state["over"] and state["expected"]["step"] == "over"
+    assert state["record"]["result"] == record["result"]
+    assert state["record"]["log"] == record["log"]
+    version = sheet.submit_sheet(world.user("referee"), world.game, state["revision"])
+    assert version.valid, version.violations
+    assert version.status == GameVersion.Status.SUBMITTED
+    assert version.source == GameVersion.Source.SHEET
+    assert version.record["meta"]["table"] == "1"
+
+
+def test_deal_counts_are_checked_against_the_ruleset(world: World) -> None:
+    roles = {str(i): "civilian" for i in range(1, 13)}
+    roles["1"] = "killer"
+    with pytest.raises(sheet.StepError, match="3 killers"):
+        play(world, [{"type": "deal", "roles": roles}])
+    state = sheet.sheet_state(world.user("referee"), world.game)
+    assert state["expected"]["step"] == "deal"
+    assert state["counts"] == {"killer": 3, "police": 3, "civilian": 6}
+
+
+def _deal12() -> dict:
+    roles = {str(i): "civilian" for i in range(1, 13)}
+    roles.update(
+        {"1": "killer", "2": "killer", "3": "killer", "4": "police", "5": "police", "6": "police"}
+    )
+    return {"type": "deal", "roles": roles}
+
+
+def test_illegal_steps_get_the_engine_message_and_change_nothing(world: World) -> None:
+    state = play(world, [_deal12(), {"type": "night", "kill": 7, "check": 1}])
+    assert state["expected"]["step"] == "day" and 7 not in state["expected"]["alive"]
+    votes = {str(s): 8 for s in state["expected"]["voters"] if s != 8}
+    votes["8"] = 7  # a vote for the dead
+    with pytest.raises(sheet.StepError) as e:
+        sheet.add_step(
+            world.user("referee"),
+            world.game,
+            {"type": "ballot", "votes": votes, "id": "x"},
+            state["revision"],
+        )
+    assert e.value.code == "vote.dead_target" and "seat 7" in e.value.message
+    assert sheet.sheet_state(world.user("referee"), world.game)["revision"] == state["revision"]
+
+
+def test_tie_ladder_prompts_and_computed_elimination(world: World) -> None:
+    state = play(world, [_deal12(), {"type": "night", "kill": 7, "check": 1}])
+    voters = state["expected"]["voters"]
+    assert voters == [1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12]
+    # 5–5 with one abstention: 2..6 vote for 1; 1 and 9..12 vote for 8; 8 abstains
+    half = {str(v): 1 for v in (2, 3, 4, 5, 6)} | {str(v): 8 for v in (1, 9, 10, 11, 12)}
+    half["8"] = None
+    state = play_more(world, state, [{"type": "ballot", "votes": half}])
+    e = state["expected"]
+    assert e["step"] == "ballot" and e["ballot"] == 2 and e["candidates"] == [1, 8]
+    assert "tie-break" in e["tie"]
+    state = play_more(world, state, [{"type": "ballot", "votes": half}])
+    e = state["expected"]
+    assert e["ballot"] == 3 and "off-site PK" in e["tie"]
+    final = {str(v): 1 for v in voters if v != 1}
+    final["1"] = 8
+    state = play_more(world, state, [{"type": "ballot", "votes": final}])
+    assert state["expected"]["step"] == "declare" and state["expected"]["eliminated"] == 1
+    with pytest.raises(sheet.StepError, match="ballots put seat 1 out"):
+        play_more(world, state, [{"type": "eliminate", "seat": 8}])
+    state = play_more(world, state, [{"type": "eliminate", "seat": 1}])
+    assert 1 in state["expected"]["last_words"]  # classic: first-round deaths speak
+
+
+def play_more(world: World, state: dict, steps: list[dict]) -> dict:
+    for s in steps:
+        state = sheet.add_step(
+            world.user("referee"), world.game, {**s, "id": None}, state["revision"]
+        )
+    return state
+
+
+def test_retry_of_a_saved_step_is_not_applied_twice_and_stale_is_409(world: World) -> None:
+    ref = world.user("referee")
+    state = sheet.add_step(ref, world.game, {**_deal12(), "id": "deal-1"}, 0)
+    again = sheet.add_step(ref, world.game, {**_deal12(), "id": "deal-1"}, 0)
+    assert again["revision"] == state["revision"] == 1 and len(again["steps"]) == 1
+    with pytest.raises(sheet.StaleSheet) as e:
+        sheet.add_step(ref, world.game, {"type": "night", "kill": 7, "check": 1, "id": "n"}, 0)
+    assert e.value.status_code == 409 and e.value.state["revision"] == 1
+
+
+def test_undo_takes_back_the_last_step(world: World) -> None:
+    state = play(world, [_deal12(), {"type": "night", "kill": 7, "check": 1}])
+    state = sheet.undo_step(world.user("referee"), world.game, state["revision"])
+    assert state["expected"]["step"] == "night" and len(state["steps"]) == 1
+    with pytest.raises(sheet.StaleSheet):
+        sheet.undo_step(world.user("referee"), world.game, state["revision"] - 1)
+
+
+def test_awards_are_checked_by_the_engine(world: World) -> None:
+    state = play(world, [_deal12()])
+    with pytest.raises(sheet.StepError, match="positive number of points"):
+        play_more(world, state, [{"type": "award", "seat": 2, "kind": "bonus"}])
+    state = play_more(
+        world, state, [{"type": "award", "seat": 2, "kind": "bonus", "points": 0.3, "reason": "x"}]
+    )
+    assert state["awards"] == [{"seat": 2, "kind": "bonus", "points": 0.3, "reason": "x"}]
+
+
+def test_in_progress_sheet_submits_as_draft(world: World) -> None:
+    state = play(world, [_deal12(), {"type": "night", "kill": 7, "check": 1}])
+    v = sheet.submit_sheet(world.user("referee"), world.game, state["revision"])
+    assert v.valid and v.status == GameVersion.Status.DRAFT and v.completeness == "in-progress"
+
+
+def test_sheet_is_officials_only_and_closes_on_confirmation(world: World) -> None:
+    for role in ("other_referee", "player_at_table", "other_player"):
+        with pytest.raises(services.NotAllowed):
+            sheet.sheet_state(world.user(role), world.game)
+    record = world.record(9)
+    state = play(world, record_to_steps(record))
+    sheet.submit_sheet(world.user("referee"), world.game, state["revision"])
+    services.confirm_version(world.user("organiser"), world.game, 1)
+    world.game.refresh_from_db()
+    assert world.game.status == Game.Status.CONFIRMED
+    with pytest.raises(services.Conflict):
+        sheet.undo_step(world.user("referee"), world.game, state["revision"])
