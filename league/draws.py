@@ -49,6 +49,9 @@ class DrawInput:
     from_round: int
     to_round: int
     warnings: list[str] = field(default_factory=list)
+    #: referees of the rounds kept (history), when every such table has a listed referee
+    fixed_referees: list[list[str]] = field(default_factory=list)
+    grades: dict[str, float] = field(default_factory=dict)
 
 
 def build_input(
@@ -105,12 +108,18 @@ def build_input(
     )
     referees = list(event.referees.all())
     conflicts = {(str(r), str(p)) for r, p in selectors.referee_conflicts(event, referees)}
+    listed = {r.pk for r in referees}
+    kept = [r for r in earlier if r.number < from_round]
+    fixed_refs = [[t.referee_id for t in r.tables.all()] for r in kept]
+    usable = all(ref in listed for refs in fixed_refs for ref in refs)
     return DrawInput(
         problem=problem,
         referees=[str(r.pk) for r in referees],
         referee_conflicts=conflicts,
         from_round=from_round,
         to_round=to_round,
+        fixed_referees=[[str(ref) for ref in refs] for refs in fixed_refs] if usable else [],
+        grades={str(r.pk): float(r.grade) for r in referees},
     )
 
 
@@ -167,12 +176,22 @@ def engine_draw(
         except ImportError:  # pragma: no cover - until engine.referees lands
             warnings.append(_("Referee assignment is not available yet; assign them by hand."))
             return seating, referees, metrics, warnings
+        if skip and not data.fixed_referees:
+            warnings.append(
+                _(
+                    "Earlier rounds have tables without a listed referee; referee history "
+                    "from them is not taken into account."
+                )
+            )
         try:
             plan = assign_referees(
                 draw,
                 referees=data.referees,
                 conflicts=data.referee_conflicts,
                 seed=data.problem.seed,
+                fixed=data.fixed_referees,
+                grades=data.grades,
+                time_limit=max(0.2, time_limit() / 2),
             )
             plan_rounds = [list(r) for r in plan.rounds]
             referees = [[None if x is None else str(x) for x in r] for r in plan_rounds[skip:]]
@@ -321,19 +340,32 @@ def reassign_referees(event: Event, seed: int) -> int:
     referees = list(event.referees.all())
     if not referees:
         raise LeagueError(_("Add referees to the event first."), code="no_referees")
+    first_draft = rounds.index(drafts[0])
+    listed = {r.pk for r in referees}
+    kept = rounds[:first_draft]
+    fixed_refs = [[t.referee_id for t in r.tables.all()] for r in kept]
+    usable = all(ref in listed for refs in fixed_refs for ref in refs)
+    start = 0 if usable else first_draft
     layout = _Layout(
         [
             _Round([tuple(str(s.player_id) for s in t.seats.all()) for t in r.tables.all()])
-            for r in rounds
+            for r in rounds[start:]
         ]
     )
     conflicts = {(str(r), str(p)) for r, p in selectors.referee_conflicts(event, referees)}
     try:
         plan = assign_referees(
-            layout, referees=[str(r.pk) for r in referees], conflicts=conflicts, seed=seed
+            layout,
+            referees=[str(r.pk) for r in referees],
+            conflicts=conflicts,
+            seed=seed,
+            fixed=[[str(x) for x in refs] for refs in fixed_refs] if usable else [],
+            grades={str(r.pk): float(r.grade) for r in referees},
+            time_limit=max(0.2, time_limit() / 2),
         )
     except EngineError as exc:
         raise LeagueError(str(exc), code="referees") from exc
+    rounds = rounds[start:]
     updates = []
     for i, rnd in enumerate(rounds):
         if rnd.status != Round.Status.DRAFT:

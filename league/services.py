@@ -318,8 +318,13 @@ def create_player(
     handle: str,
     club: Club | None = None,
     user: Any = None,
+    event: Event | None = None,
 ) -> Player:
-    _require(perms.can_manage_players(actor))
+    """Create a player; organisers anywhere, or ``event``'s staff for a walk-in."""
+    _require(
+        perms.can_manage_players(actor)
+        or (event is not None and perms.can_staff_event(actor, event))
+    )
     handle = handle.strip().lower()
     problems = _player_problems(display_name, handle)
     if problems:
@@ -458,10 +463,7 @@ def import_players_csv(
     validated first; if any row has a problem nothing is saved and :class:`CsvImportError`
     lists each problem with its row and column.
     """
-    _require(
-        (perms.can_staff_event(actor, event) and perms.can_manage_players(actor))
-        or perms.can_manage_event(actor, event)
-    )
+    _require(perms.can_staff_event(actor, event))
     event = _lock_event(event)
     if event.status not in ("draft", "registration", "running"):
         raise LeagueError(_("Players cannot be added to a finished event."), code="closed")

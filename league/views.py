@@ -221,12 +221,15 @@ def registration_check_in(request: HttpRequest, pk: int, reg_pk: int) -> HttpRes
 
 @action
 def registration_withdraw(request: HttpRequest, pk: int, reg_pk: int) -> HttpResponse:
-    event = _event_for(request, pk, perms.can_staff_event)
+    """Staff withdraw anyone; a player withdraws themselves (the service decides)."""
+    event = _event_for(request, pk, perms.can_view_event)
     reg = get_object_or_404(
         Registration.objects.select_related("player", "event"), pk=reg_pk, event=event
     )
     services.withdraw(request.user, reg)
     messages.success(request, _("%(player)s withdrawn.") % {"player": reg.player.display_name})
+    if not perms.can_staff_event(request.user, event):
+        return redirect("public-event", club_slug=event.club.slug, event_slug=event.slug)
     return _back(request, reverse("event-registrations", args=[pk]))
 
 
@@ -244,7 +247,7 @@ def registration_add(request: HttpRequest, pk: int) -> HttpResponse:
             raise LeagueError(
                 _("No player @%(handle)s; give a display name to create them.") % {"handle": handle}
             )
-        player = services.create_player(request.user, display_name=name, handle=handle)
+        player = services.create_player(request.user, display_name=name, handle=handle, event=event)
     services.register_player(request.user, event, player)
     messages.success(request, _("%(player)s registered.") % {"player": player.display_name})
     return redirect("event-registrations", pk=pk)

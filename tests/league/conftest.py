@@ -17,6 +17,8 @@ from tests.league.factories import (
     RefereeFactory,
     RegistrationFactory,
     UserFactory,
+    lay_out,
+    registered_players,
 )
 
 
@@ -52,17 +54,24 @@ ROLES = (
 @pytest.fixture
 def cast(db: None) -> Cast:
     club = ClubFactory()
-    event = EventFactory(club=club)
+    event = EventFactory(club=club, status="running")
     admin = get_user_model().objects.create_superuser("root", "root@example.org", "pw")
     organiser = ClubOrganiserFactory(club=club).user
     other_organiser = ClubOrganiserFactory(club=ClubFactory()).user
     staff = UserFactory()
     event.staff.add(staff)
     referee = RefereeFactory()
-    event.referees.add(referee)
+    event.referees.add(referee, RefereeFactory())
     player_user = UserFactory()
     player = PlayerFactory(user=player_user)
     RegistrationFactory(event=event, player=player)
+    others = registered_players(event, 15)
+    seated = [player, *others]
+    lay_out(event.rounds.get(number=1), seated, status="released")
+    lay_out(event.rounds.get(number=2), seated, status="confirmed")
+    tables = lay_out(event.rounds.get(number=3), seated, status="draft")
+    tables[0].referee = referee
+    tables[0].save()
     return Cast(
         event=event,
         admin=admin,

@@ -126,3 +126,22 @@ def registered_players(event: Event, n: int, *, checked_in: bool = True) -> list
         Registration(event=event, player=p, checked_in_at=now) for p in players
     )
     return players
+
+
+def lay_out(
+    rnd: Round, players: list[Player], *, per_table: int = 8, status: str = "draft"
+) -> list[Any]:
+    """Seat ``players`` in order at tables of ``per_table`` (test fixtures only: no engine)."""
+    from league.models import Seat, Table
+
+    tables = Table.objects.bulk_create(
+        Table(round=rnd, number=j + 1) for j in range(len(players) // per_table)
+    )
+    Seat.objects.bulk_create(
+        Seat(round=rnd, table=tables[i // per_table], player=p, number=i % per_table + 1)
+        for i, p in enumerate(players[: len(tables) * per_table])
+    )
+    rnd.status = status
+    rnd.released_at = timezone.now() if status == "released" else None
+    rnd.save()
+    return tables

@@ -1,0 +1,383 @@
+"""The league's REST API (``/api/v1/``): the same services, selectors and permissions as
+the pages. Token or session auth; user-fixable errors answer 400 with ``detail`` and
+``code`` (and ``problems`` for a CSV import); events a user may not see answer 404.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from league import permissions as perms
+from league import selectors, services
+from league import serializers as s
+from league.errors import CsvImportError, LeagueError
+from league.models import Club, DrawJob, Event, Player, Referee, Registration, Round, Table
+from league.selectors import measures_as_dict
+
+
+class LeagueErrorsMixin:
+    """Answer :class:`LeagueError` with 400 and a machine-readable code."""
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, LeagueError):
+            data: dict[str, Any] = {"detail": exc.message, "code": exc.code}
+            if isinstance(exc, CsvImportError):
+                data["problems"] = [
+                    {"row": p.row, "column": p.column, "message": p.message} for p in exc.problems
+                ]
+            return Response(data, status=status.HTTP_400_BAD_REQUEST)
+        return super().handle_exception(exc)  # type: ignore[misc,no-any-return]
+
+
+def _valid(serializer_class: type[Any], request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+class ClubViewSet(viewsets.ReadOnlyModelViewSet[Club]):
+    """Clubs, and each club's upcoming published events."""
+
+    queryset = Club.objects.all()
+    serializer_class = s.ClubSerializer
+    permission_classes = [AllowAny]
+    lookup_field = "slug"
+
+    @extend_schema(responses=s.EventSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def events(self, request: Request, slug: str) -> Response:
+        club = self.get_object()
+        events = selectors.upcoming_events(club).prefetch_related("referees__user", "staff")
+        return Response(s.EventSerializer(events, many=True).data)
+
+
+class PlayerViewSet(
+    LeagueErrorsMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    viewsets.GenericViewSet[Player],
+):
+    """Players (display name and handle are public); organisers create them."""
+
+    serializer_class = s.PlayerSerializer
+    permission_classes = [IsAuthenticatedOrReadOnly]
+    lookup_field = "handle"
+    lookup_value_regex = r"[^/]+"
+
+    def get_queryset(self) -> QuerySet[Player]:
+        qs = Player.objects.order_by("display_name", "handle")
+        q = self.request.query_params.get("q", "").strip().lstrip("@")
+        if q:
+            qs = qs.filter(Q(display_name__icontains=q) | Q(handle__icontains=q))
+        return qs
+
+    @extend_schema(
+        parameters=[OpenApiParameter("q", str, description="search name or handle")],
+    )
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().list(request, *args, **kwargs)
+
+    @extend_schema(request=s.PlayerInputSerializer, responses={201: s.PlayerSerializer})
+    def create(self, request: Request) -> Response:
+        data = _valid(s.PlayerInputSerializer, request)
+        player = services.create_player(request.user, **data)
+        return Response(s.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+class DrawJobViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[DrawJob]):
+    """A draw's progress, measures and outcome (event staff)."""
+
+    queryset = DrawJob.objects.select_related("event__club")
+    serializer_class = s.DrawJobSerializer
+
+    def retrieve(self, request: Request, pk: str) -> Response:
+        job = get_object_or_404(self.get_queryset(), pk=pk)
+        if not perms.can_staff_event(request.user, job.event):
+            raise Http404
+        return Response(s.DrawJobSerializer(job).data)
+
+
+EVENT_ERRORS = {400: s.ErrorSerializer, 403: OpenApiResponse(description="not allowed")}
+
+
+class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
+    """Events and everything an organiser does with them."""
+
+    serializer_class = s.EventSerializer
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    def get_queryset(self) -> QuerySet[Event]:
+        return selectors.visible_events(self.request.user).prefetch_related(
+            "rounds", "referees__user", "staff"
+        )
+
+    def _event(self, check: Any = None) -> Event:
+        event: Event = self.get_object()
+        if check is not None and not check(self.request.user, event):
+            raise PermissionDenied
+        return event
+
+    def list(self, request: Request) -> Response:
+        page = self.paginate_queryset(self.get_queryset().order_by("-starts_on", "name"))
+        return self.get_paginated_response(s.EventSerializer(page, many=True).data)
+
+    def retrieve(self, request: Request, pk: str) -> Response:
+        return Response(s.EventSerializer(self._event()).data)
+
+    @extend_schema(
+        request=s.EventInputSerializer, responses={201: s.EventSerializer, **EVENT_ERRORS}
+    )
+    def create(self, request: Request) -> Response:
+        data = _valid(s.EventInputSerializer, request)
+        club = data.pop("club", None)
+        if club is None:
+            return Response({"detail": "club is required", "code": "required"}, status=400)
+        event = services.create_event(request.user, club, **data)
+        return Response(s.EventSerializer(event).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=s.EventInputSerializer, responses={200: s.EventSerializer, **EVENT_ERRORS}
+    )
+    def partial_update(self, request: Request, pk: str) -> Response:
+        event = self._event(perms.can_manage_event)
+        serializer = s.EventInputSerializer(data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        data.pop("club", None)
+        event = services.update_event(request.user, event, **data)
+        return Response(s.EventSerializer(Event.objects.get(pk=event.pk)).data)
+
+    @extend_schema(
+        request=s.TransitionInputSerializer, responses={200: s.EventSerializer, **EVENT_ERRORS}
+    )
+    @action(detail=True, methods=["post"])
+    def transition(self, request: Request, pk: str) -> Response:
+        event = self._event(perms.can_manage_event)
+        event = services.transition_event(
+            request.user, event, _valid(s.TransitionInputSerializer, request)["to"]
+        )
+        return Response(s.EventSerializer(Event.objects.get(pk=event.pk)).data)
+
+    # --- registrations --------------------------------------------------------------------
+
+    @extend_schema(
+        methods=["get"],
+        responses=s.RegistrationSerializer(many=True),
+        parameters=[OpenApiParameter("q", str, description="search name or handle")],
+    )
+    @extend_schema(
+        methods=["post"],
+        request=s.RegisterInputSerializer,
+        responses={201: s.RegistrationSerializer, **EVENT_ERRORS},
+    )
+    @action(detail=True, methods=["get", "post"])
+    def registrations(self, request: Request, pk: str) -> Response:
+        event = self._event()
+        if request.method == "GET":
+            if not perms.can_staff_event(request.user, event):
+                raise PermissionDenied
+            regs = selectors.registrations(event, request.query_params.get("q", ""))
+            page = self.paginate_queryset(regs)
+            return self.get_paginated_response(s.RegistrationSerializer(page, many=True).data)
+        data = _valid(s.RegisterInputSerializer, request)
+        handle = data["handle"].strip().lstrip("@").lower()
+        player = Player.objects.filter(handle=handle).first()
+        if player is None:
+            if not data.get("display_name"):
+                raise LeagueError(
+                    f"No player @{handle}; give display_name to create them.", code="unknown_player"
+                )
+            if not perms.can_staff_event(request.user, event):
+                raise PermissionDenied
+            player = services.create_player(
+                request.user, display_name=data["display_name"], handle=handle, event=event
+            )
+        reg = services.register_player(request.user, event, player)
+        return Response(s.RegistrationSerializer(reg).data, status=status.HTTP_201_CREATED)
+
+    def _registration(self, event: Event, reg_pk: str) -> Registration:
+        return get_object_or_404(
+            Registration.objects.select_related("player", "event__club"), pk=reg_pk, event=event
+        )
+
+    @extend_schema(
+        request=s.CheckInInputSerializer, responses={200: s.RegistrationSerializer, **EVENT_ERRORS}
+    )
+    @action(detail=True, methods=["post"], url_path=r"registrations/(?P<reg_pk>\d+)/check-in")
+    def check_in(self, request: Request, pk: str, reg_pk: str) -> Response:
+        event = self._event()
+        undo = _valid(s.CheckInInputSerializer, request)["undo"]
+        reg = services.check_in(request.user, self._registration(event, reg_pk), undo=undo)
+        return Response(s.RegistrationSerializer(reg).data)
+
+    @extend_schema(request=None, responses={200: s.RegistrationSerializer, **EVENT_ERRORS})
+    @action(detail=True, methods=["post"], url_path=r"registrations/(?P<reg_pk>\d+)/withdraw")
+    def withdraw(self, request: Request, pk: str, reg_pk: str) -> Response:
+        event = self._event()
+        reg = services.withdraw(request.user, self._registration(event, reg_pk))
+        return Response(s.RegistrationSerializer(reg).data)
+
+    @extend_schema(
+        request=s.AbsencesInputSerializer, responses={200: s.RegistrationSerializer, **EVENT_ERRORS}
+    )
+    @action(detail=True, methods=["post"], url_path=r"registrations/(?P<reg_pk>\d+)/absences")
+    def absences(self, request: Request, pk: str, reg_pk: str) -> Response:
+        event = self._event()
+        rounds = _valid(s.AbsencesInputSerializer, request)["rounds"]
+        reg = services.set_absences(request.user, self._registration(event, reg_pk), rounds)
+        return Response(s.RegistrationSerializer(reg).data)
+
+    @extend_schema(
+        request={
+            "multipart/form-data": s.ImportInputSerializer,
+            "application/json": s.ImportInputSerializer,
+        },
+        responses={200: s.ImportResultSerializer, **EVENT_ERRORS},
+    )
+    @action(detail=True, methods=["post"], url_path="import")
+    def import_csv(self, request: Request, pk: str) -> Response:
+        event = self._event(perms.can_staff_event)
+        data = _valid(s.ImportInputSerializer, request)
+        content = data["file"].read() if data.get("file") else data["text"]
+        result = services.import_players_csv(
+            request.user, event, content, check_in=data["check_in"]
+        )
+        return Response(s.ImportResultSerializer(result.__dict__).data)
+
+    # --- draws and rounds -----------------------------------------------------------------
+
+    @extend_schema(
+        request=s.DrawInputSerializer, responses={202: s.DrawJobSerializer, **EVENT_ERRORS}
+    )
+    @action(detail=True, methods=["post"])
+    def draws(self, request: Request, pk: str) -> Response:
+        """Start a draw of rounds from..to (to defaults to the last); poll the job."""
+        event = self._event(perms.can_manage_event)
+        job = services.request_draw(request.user, event, **_valid(s.DrawInputSerializer, request))
+        return Response(s.DrawJobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(responses=s.MeasureSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def measures(self, request: Request, pk: str) -> Response:
+        event = self._event()
+        rounds = selectors.visible_rounds(request.user, event)
+        return Response(measures_as_dict(selectors.draw_measures(rounds)))
+
+    @extend_schema(responses=s.RoundSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def rounds(self, request: Request, pk: str) -> Response:
+        """Rounds with their tables and seats: released ones for everyone, drafts for staff."""
+        event = self._event()
+        return Response(
+            s.RoundSerializer(selectors.visible_rounds(request.user, event), many=True).data
+        )
+
+    def _round(self, event: Event, number: str) -> Round:
+        return get_object_or_404(
+            Round.objects.select_related("event__club"), event=event, number=number
+        )
+
+    @extend_schema(methods=["get"], responses=s.RoundSerializer)
+    @extend_schema(
+        methods=["patch"],
+        request=s.RoundInputSerializer,
+        responses={200: s.RoundSerializer, **EVENT_ERRORS},
+    )
+    @action(detail=True, methods=["get", "patch"], url_path=r"rounds/(?P<number>\d+)")
+    def round_detail(self, request: Request, pk: str, number: str) -> Response:
+        event = self._event()
+        if request.method == "PATCH":
+            rnd = self._round(event, number)
+            services.set_round_start(
+                request.user, rnd, _valid(s.RoundInputSerializer, request)["starts_at"]
+            )
+        rnd_full = next(
+            (r for r in selectors.visible_rounds(request.user, event) if r.number == int(number)),
+            None,
+        )
+        if rnd_full is None:
+            if request.method == "PATCH":
+                return Response(s.RoundScheduleSerializer(self._round(event, number)).data)
+            raise Http404
+        return Response(s.RoundSerializer(rnd_full).data)
+
+    def _round_verb(self, request: Request, pk: str, number: str, verb: Any) -> Response:
+        event = self._event(perms.can_manage_event)
+        verb(request.user, self._round(event, number))
+        return self.round_detail(request, pk, number)
+
+    @extend_schema(request=None, responses={200: s.RoundSerializer, **EVENT_ERRORS})
+    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>\d+)/confirm")
+    def confirm(self, request: Request, pk: str, number: str) -> Response:
+        return self._round_verb(request, pk, number, services.confirm_round)
+
+    @extend_schema(request=None, responses={200: s.RoundSerializer, **EVENT_ERRORS})
+    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>\d+)/reopen")
+    def reopen(self, request: Request, pk: str, number: str) -> Response:
+        return self._round_verb(request, pk, number, services.reopen_round)
+
+    @extend_schema(request=None, responses={200: s.RoundSerializer, **EVENT_ERRORS})
+    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>\d+)/release")
+    def release(self, request: Request, pk: str, number: str) -> Response:
+        return self._round_verb(request, pk, number, services.release_round)
+
+    @extend_schema(
+        request=s.SwapInputSerializer, responses={200: s.RoundSerializer, **EVENT_ERRORS}
+    )
+    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>\d+)/swap")
+    def swap(self, request: Request, pk: str, number: str) -> Response:
+        event = self._event(perms.can_manage_event)
+        data = _valid(s.SwapInputSerializer, request)
+        handles = [data[k].strip().lstrip("@").lower() for k in ("a", "b")]
+        players = {p.handle: p for p in Player.objects.filter(handle__in=handles)}
+        if len(players) != 2:
+            raise LeagueError("Give the handles of two different players.", code="players")
+        services.swap_players(
+            request.user, self._round(event, number), players[handles[0]], players[handles[1]]
+        )
+        return self.round_detail(request, pk, number)
+
+    @extend_schema(
+        request=s.RefereeMoveInputSerializer, responses={200: s.RoundSerializer, **EVENT_ERRORS}
+    )
+    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>\d+)/referee")
+    def move_referee(self, request: Request, pk: str, number: str) -> Response:
+        event = self._event(perms.can_manage_event)
+        data = _valid(s.RefereeMoveInputSerializer, request)
+        rnd = self._round(event, number)
+        table = get_object_or_404(
+            Table.objects.select_related("round__event__club"), round=rnd, number=data["table"]
+        )
+        referee = get_object_or_404(Referee, pk=data["referee"]) if data["referee"] else None
+        services.move_referee(request.user, table, referee)
+        return self.round_detail(request, pk, number)
+
+    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT, **EVENT_ERRORS})
+    @action(detail=True, methods=["post"], url_path="assign-referees")
+    def assign_referees(self, request: Request, pk: str) -> Response:
+        event = self._event(perms.can_manage_event)
+        return Response({"rounds": services.assign_referees(request.user, event)})
+
+    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
+    @action(detail=True, methods=["get"], url_path="export")
+    def export(self, request: Request, pk: str) -> HttpResponse:
+        """The draw as CSV (round, table, referee, seat, player) — the rounds you may read."""
+        from league.views import write_draw_csv
+
+        event = self._event(perms.can_staff_event)
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{event.slug}-draw.csv"'
+        write_draw_csv(response, selectors.visible_rounds(request.user, event))
+        return response

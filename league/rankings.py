@@ -1,0 +1,384 @@
+"""Reads for the public results pages and API: leaderboards, rankings, player and club pages.
+
+Everything here reads the denormalised tables of :mod:`league.results_models`, which the
+results pipeline fills from **released** games only, so nothing here can show a role of
+an unreleased game. Each selector costs a fixed, small number of queries (the pages'
+query budgets in ``tests/results`` keep it that way).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
+from django.utils.translation import gettext_lazy as _
+
+from league.models import Club, Event, League, Membership, Player, Season
+from league.permissions import PUBLIC_EVENT_STATUSES
+from league.results_models import (
+    EventResults,
+    EventStanding,
+    PlayerRating,
+    RatingPoint,
+    SeasonStanding,
+)
+
+ROLES = ("killer", "police", "civilian")
+ROLE_LABELS = {"killer": _("killer"), "police": _("police"), "civilian": _("civilian")}
+OUTCOME_LABELS = {"win": _("win"), "loss": _("loss"), "draw": _("draw")}
+#: Translated names of the tie-break metrics (``engine.standings.METRICS`` keys).
+METRIC_LABELS = {
+    "points": _("total points"),
+    "wins": _("wins"),
+    "awards": _("award points"),
+    "police-killer-wins": _("wins as police or killer"),
+    "night1-deaths": _("times killed on night 1 as good"),
+    "lots": _("drawing of lots"),
+}
+
+
+def metric_label(key: str) -> str:
+    return str(METRIC_LABELS.get(key, key))
+
+
+# --- statistics ----------------------------------------------------------------------------
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95 % by default) of a win rate, as fractions."""
+    if games <= 0:
+        return (0.0, 1.0)
+    p = wins / games
+    z2 = z * z
+    denom = 1 + z2 / games
+    centre = (p + z2 / (2 * games)) / denom
+    half = z * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True)
+class RoleRecord:
+    role: str
+    label: str
+    games: int
+    wins: int
+    rating: float | None
+
+    @property
+    def rate(self) -> float | None:
+        return self.wins / self.games if self.games else None
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.wins, self.games)
+
+    def as_dict(self) -> dict[str, Any]:
+        low, high = self.interval
+        return {
+            "role": self.role,
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": self.rate,
+            "ci_low": low,
+            "ci_high": high,
+            "rating": self.rating,
+        }
+
+
+def role_records(rating: PlayerRating | None) -> list[RoleRecord]:
+    out = []
+    for role in ROLES:
+        out.append(
+            RoleRecord(
+                role,
+                str(ROLE_LABELS[role]),
+                getattr(rating, f"{role}_games", 0) if rating else 0,
+                getattr(rating, f"{role}_wins", 0) if rating else 0,
+                getattr(rating, f"{role}_rating", None) if rating else None,
+            )
+        )
+    return out
+
+
+# --- the rating leaderboard -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LeaderboardFilter:
+    """The leaderboard's filters; ``role`` ranks by the per-role rating and counts that
+    role's games for ``min_games``."""
+
+    club: Club | None = None
+    season: Season | None = None
+    role: str | None = None
+    min_games: int = 0
+    query: str = ""
+
+    @property
+    def rating_field(self) -> str:
+        return f"{self.role}_rating" if self.role else "rating"
+
+    @property
+    def games_field(self) -> str:
+        return f"{self.role}_games" if self.role else "games"
+
+
+def leaderboard(f: LeaderboardFilter) -> QuerySet[PlayerRating]:
+    """Rated players, strongest first (ties by player id), filtered; ``player`` joined."""
+    qs = PlayerRating.objects.select_related("player")
+    if f.min_games > 0:
+        qs = qs.filter(**{f"{f.games_field}__gte": f.min_games})
+    elif f.role:
+        qs = qs.filter(**{f"{f.games_field}__gte": 1})
+    if f.club is not None:
+        qs = qs.filter(
+            Exists(
+                Membership.objects.filter(
+                    player_id=OuterRef("player_id"), club=f.club, left__isnull=True
+                )
+            )
+        )
+    if f.season is not None:
+        qs = qs.filter(
+            Exists(SeasonStanding.objects.filter(player_id=OuterRef("player_id"), season=f.season))
+        )
+    if f.query:
+        qs = qs.filter(
+            Q(player__handle__icontains=f.query) | Q(player__display_name__icontains=f.query)
+        )
+    return qs.order_by(f"-{f.rating_field}", "player_id")
+
+
+def leaderboard_position(f: LeaderboardFilter, player: Player) -> int | None:
+    """1-based position of ``player`` in the (unsearched) leaderboard, or None."""
+    base = LeaderboardFilter(f.club, f.season, f.role, f.min_games)
+    qs = leaderboard(base)
+    mine = qs.filter(player=player).values_list(base.rating_field, flat=True).first()
+    if mine is None:
+        return None
+    above = qs.filter(
+        Q(**{f"{base.rating_field}__gt": mine})
+        | Q(**{base.rating_field: mine, "player_id__lt": player.pk})
+    ).count()
+    return above + 1
+
+
+# --- season and league rankings ---------------------------------------------------------------
+
+
+def _ranked(rows: list[Any], key: str = "points") -> list[Any]:
+    """Competition ranks ("1, 2, 2, 4") on ``key`` then wins; sets ``rank`` and ``tied``."""
+    previous: tuple[Any, ...] | None = None
+    rank = 0
+    for index, row in enumerate(rows, start=1):
+        value = (getattr(row, key) if not isinstance(row, dict) else row[key], _wins(row))
+        if value != previous:
+            rank = index
+            previous = value
+        _set(row, "rank", rank)
+    for index, row in enumerate(rows):
+        value = _get(row, "rank")
+        shared = (index > 0 and _get(rows[index - 1], "rank") == value) or (
+            index + 1 < len(rows) and _get(rows[index + 1], "rank") == value
+        )
+        _set(row, "tied", shared)
+    return rows
+
+
+def _wins(row: Any) -> Any:
+    return row["wins"] if isinstance(row, dict) else row.wins
+
+
+def _get(row: Any, name: str) -> Any:
+    return row[name] if isinstance(row, dict) else getattr(row, name)
+
+
+def _set(row: Any, name: str, value: Any) -> None:
+    if isinstance(row, dict):
+        row[name] = value
+    else:
+        setattr(row, name, value)
+
+
+def season_ranking(season: Season) -> list[SeasonStanding]:
+    """A season's players by points over its events, then wins."""
+    rows = list(
+        SeasonStanding.objects.filter(season=season)
+        .select_related("player")
+        .order_by("-points", "-wins", "games", "player__handle")
+    )
+    return _ranked(rows)
+
+
+def league_ranking(league: League) -> list[dict[str, Any]]:
+    """A league's players by points over all its seasons, then wins."""
+    rows = list(
+        SeasonStanding.objects.filter(season__league=league)
+        .values("player_id", "player__handle", "player__display_name")
+        .annotate(
+            points=Sum("points"),
+            wins=Sum("wins"),
+            games=Sum("games"),
+            events=Sum("events"),
+            seasons=Count("season_id"),
+        )
+        .order_by("-points", "-wins", "games", "player__handle")
+    )
+    return _ranked(rows)
+
+
+# --- the player page --------------------------------------------------------------------------
+
+
+def player_by_handle(handle: str) -> Player:
+    return Player.objects.select_related("rating").get(handle=handle)
+
+
+def player_rating(player: Player) -> PlayerRating | None:
+    try:
+        return player.rating  # type: ignore[no-any-return]
+    except PlayerRating.DoesNotExist:
+        return None
+
+
+def rating_history(player: Player) -> list[tuple[Any, int, float, float]]:
+    """(played_on, game_id, rating, uncertainty) after each of the player's rated games."""
+    return list(
+        RatingPoint.objects.filter(player=player)
+        .order_by("played_on", "game_id")
+        .values_list("played_on", "game_id", "rating", "uncertainty")
+    )
+
+
+def recent_games(player: Player, limit: int = 30) -> list[RatingPoint]:
+    """The player's last released games, newest first, with their event and club."""
+    return list(
+        RatingPoint.objects.filter(player=player)
+        .select_related("event__club", "club")
+        .order_by("-played_on", "-game_id")[:limit]
+    )
+
+
+def events_played(player: Player) -> list[EventStanding]:
+    return list(
+        EventStanding.objects.filter(player=player, event__status__in=PUBLIC_EVENT_STATUSES)
+        .select_related("event__club", "event__results_state")
+        .order_by("-event__starts_on", "-event_id")
+    )
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A server-rendered SVG line chart: rating with a band of ± one uncertainty."""
+
+    width: int
+    height: int
+    line: str
+    band: str
+    y_ticks: list[tuple[float, str]]
+    x_labels: list[tuple[float, str]]
+    last: tuple[float, float] | None
+    count: int
+
+
+def rating_chart(
+    history: list[tuple[Any, int, float, float]], width: int = 640, height: int = 220
+) -> Chart | None:
+    """The chart of ``history`` (at most ~300 points are drawn; the last is always kept)."""
+    if not history:
+        return None
+    step = max(1, math.ceil(len(history) / 300))
+    pts = history[::step]
+    if pts[-1] is not history[-1]:
+        pts.append(history[-1])
+    left, right, top, bottom = 44, 8, 8, 22
+    lo = min(r - u for _, _, r, u in pts)
+    hi = max(r + u for _, _, r, u in pts)
+    if hi - lo < 1:
+        lo, hi = lo - 1, hi + 1
+    span_x = max(1, len(pts) - 1)
+
+    def x(i: int) -> float:
+        return left + (width - left - right) * i / span_x
+
+    def y(v: float) -> float:
+        return top + (height - top - bottom) * (hi - v) / (hi - lo)
+
+    line = " ".join(f"{x(i):.1f},{y(r):.1f}" for i, (_, _, r, _) in enumerate(pts))
+    upper = [f"{x(i):.1f},{y(r + u):.1f}" for i, (_, _, r, u) in enumerate(pts)]
+    lower = [f"{x(i):.1f},{y(r - u):.1f}" for i, (_, _, r, u) in enumerate(pts)]
+    band = " ".join(upper + lower[::-1])
+    ticks = [(y(lo + (hi - lo) * k / 4), f"{lo + (hi - lo) * k / 4:.0f}") for k in range(5)]
+    labels = [(x(0), pts[0][0].isoformat())]
+    if len(pts) > 1:
+        labels.append((x(len(pts) - 1), pts[-1][0].isoformat()))
+    last = (x(len(pts) - 1), y(pts[-1][2]))
+    return Chart(width, height, line, band, ticks, labels, last, len(history))
+
+
+# --- the club page ----------------------------------------------------------------------------
+
+
+def club_members(club: Club) -> list[Membership]:
+    """Current members, strongest rated first (unrated last)."""
+    members = list(
+        Membership.objects.filter(club=club, left__isnull=True)
+        .select_related("player__rating")
+        .order_by("player__display_name")
+    )
+
+    def strength(m: Membership) -> tuple[int, float]:
+        try:
+            return (0, -m.player.rating.rating)
+        except PlayerRating.DoesNotExist:
+            return (1, 0.0)
+
+    members.sort(key=strength)
+    return members
+
+
+def club_events(club: Club, limit: int = 50) -> list[Event]:
+    """The club's published events, newest first, each with ``podium`` (its top three)."""
+    events = list(
+        Event.objects.filter(club=club, status__in=PUBLIC_EVENT_STATUSES)
+        .select_related("results_state")
+        .order_by("-starts_on", "name")[:limit]
+    )
+    podium: dict[int, list[EventStanding]] = {}
+    for row in (
+        EventStanding.objects.filter(event__in=[e.pk for e in events], rank__lte=3)
+        .select_related("player")
+        .order_by("event_id", "position")
+    ):
+        podium.setdefault(row.event_id, []).append(row)
+    for event in events:
+        event.podium = podium.get(event.pk, [])  # type: ignore[attr-defined]
+    return events
+
+
+# --- event standings --------------------------------------------------------------------------
+
+
+def event_state(event: Event) -> EventResults | None:
+    return EventResults.objects.filter(event=event).first()
+
+
+def event_standings(event: Event) -> list[EventStanding]:
+    """The event's standing rows in order, ``player`` joined (breakdowns left deferred)."""
+    return list(
+        EventStanding.objects.filter(event=event)
+        .select_related("player")
+        .defer("items")
+        .order_by("position")
+    )
+
+
+def standing_of(event: Event, handle: str) -> EventStanding:
+    return EventStanding.objects.select_related("player").get(event=event, handle=handle)
+
+
+def decimal(value: str | None) -> Decimal | None:
+    return None if value is None else Decimal(value)

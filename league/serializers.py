@@ -1,0 +1,240 @@
+"""API input and output serializers. Inputs only parse; services write."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from rest_framework import serializers
+
+from league.models import Club, DrawJob, Event, Player, Referee, Registration, Round, Seat, Table
+
+# --- outputs --------------------------------------------------------------------------------
+
+
+class ClubSerializer(serializers.ModelSerializer[Club]):
+    class Meta:
+        model = Club
+        fields = ["id", "name", "slug", "city", "timezone"]
+
+
+class PlayerSerializer(serializers.ModelSerializer[Player]):
+    class Meta:
+        model = Player
+        fields = ["id", "display_name", "handle"]
+
+
+class RefereeSerializer(serializers.ModelSerializer[Referee]):
+    name = serializers.CharField(source="__str__", read_only=True)
+
+    class Meta:
+        model = Referee
+        fields = ["id", "name", "grade"]
+
+
+class RoundScheduleSerializer(serializers.ModelSerializer[Round]):
+    class Meta:
+        model = Round
+        fields = ["number", "starts_at", "status", "released_at"]
+
+
+class EventSerializer(serializers.ModelSerializer[Event]):
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    rounds = RoundScheduleSerializer(many=True, read_only=True)
+    referees = RefereeSerializer(many=True, read_only=True)
+    staff = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
+
+    class Meta:
+        model = Event
+        fields = [
+            "id",
+            "club",
+            "name",
+            "slug",
+            "venue",
+            "starts_on",
+            "ends_on",
+            "registration_opens",
+            "registration_closes",
+            "ruleset",
+            "ruleset_overrides",
+            "scoring_profile",
+            "tiebreak_precedence",
+            "rounds_count",
+            "min_table",
+            "max_table",
+            "status",
+            "rounds",
+            "referees",
+            "staff",
+        ]
+
+
+class RegistrationSerializer(serializers.ModelSerializer[Registration]):
+    player = PlayerSerializer(read_only=True)
+
+    class Meta:
+        model = Registration
+        fields = ["id", "player", "status", "checked_in_at", "absent_rounds"]
+
+
+class SeatSerializer(serializers.ModelSerializer[Seat]):
+    player = PlayerSerializer(read_only=True)
+
+    class Meta:
+        model = Seat
+        fields = ["number", "player"]
+
+
+class TableSerializer(serializers.ModelSerializer[Table]):
+    referee = RefereeSerializer(read_only=True)
+    seats = SeatSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Table
+        fields = ["id", "number", "referee", "seats"]
+
+
+class RoundSerializer(serializers.ModelSerializer[Round]):
+    tables = TableSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Round
+        fields = ["number", "starts_at", "status", "released_at", "tables"]
+
+
+class DrawJobSerializer(serializers.ModelSerializer[DrawJob]):
+    class Meta:
+        model = DrawJob
+        fields = [
+            "id",
+            "event",
+            "from_round",
+            "to_round",
+            "seed",
+            "checked_in_only",
+            "status",
+            "progress",
+            "metrics",
+            "warnings",
+            "error",
+            "created_at",
+            "finished_at",
+        ]
+
+
+class MeasureSerializer(serializers.Serializer[Any]):
+    key = serializers.CharField()
+    label = serializers.CharField()
+    value = serializers.IntegerField()
+    bound = serializers.IntegerField(allow_null=True)
+    at_bound = serializers.BooleanField()
+
+
+class ImportResultSerializer(serializers.Serializer[Any]):
+    created = serializers.IntegerField()
+    existing = serializers.IntegerField()
+    registered = serializers.IntegerField()
+    checked_in = serializers.IntegerField()
+
+
+class ErrorSerializer(serializers.Serializer[Any]):
+    detail = serializers.CharField()
+    code = serializers.CharField()
+    problems = serializers.ListField(child=serializers.DictField(), required=False)
+
+
+# --- inputs ---------------------------------------------------------------------------------
+
+
+class EventInputSerializer(serializers.Serializer[Any]):
+    """Create (``club`` required) or change an event; ``round_starts`` sets every round."""
+
+    club = serializers.SlugRelatedField(
+        slug_field="slug", queryset=Club.objects.all(), required=False
+    )
+    name = serializers.CharField(max_length=160)
+    slug = serializers.SlugField(max_length=80, required=False, allow_blank=True)
+    venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    starts_on = serializers.DateField()
+    ends_on = serializers.DateField()
+    registration_opens = serializers.DateTimeField(required=False, allow_null=True)
+    registration_closes = serializers.DateTimeField(required=False, allow_null=True)
+    ruleset = serializers.CharField(max_length=40, required=False)
+    ruleset_overrides = serializers.DictField(required=False)
+    scoring_profile = serializers.CharField(max_length=40, required=False)
+    tiebreak_precedence = serializers.ListField(child=serializers.CharField(), required=False)
+    rounds_count = serializers.IntegerField(min_value=1, max_value=30)
+    min_table = serializers.IntegerField(min_value=6, max_value=17, required=False)
+    max_table = serializers.IntegerField(min_value=6, max_value=17, required=False)
+    round_starts = serializers.ListField(
+        child=serializers.DateTimeField(allow_null=True), required=False, allow_null=True
+    )
+    referees = serializers.PrimaryKeyRelatedField(
+        queryset=Referee.objects.all(), many=True, required=False
+    )
+    staff = serializers.SlugRelatedField(
+        slug_field="username",
+        queryset=get_user_model().objects.all(),
+        many=True,
+        required=False,
+    )
+
+
+class TransitionInputSerializer(serializers.Serializer[Any]):
+    to = serializers.ChoiceField(choices=Event.Status.choices)
+
+
+class RegisterInputSerializer(serializers.Serializer[Any]):
+    """Register a known player by handle, or create one when ``display_name`` is given."""
+
+    handle = serializers.CharField(max_length=60)
+    display_name = serializers.CharField(max_length=120, required=False, allow_blank=True)
+
+
+class CheckInInputSerializer(serializers.Serializer[Any]):
+    undo = serializers.BooleanField(default=False)
+
+
+class AbsencesInputSerializer(serializers.Serializer[Any]):
+    rounds = serializers.ListField(child=serializers.IntegerField(min_value=1))
+
+
+class ImportInputSerializer(serializers.Serializer[Any]):
+    file = serializers.FileField(required=False)
+    text = serializers.CharField(required=False, trim_whitespace=False)
+    check_in = serializers.BooleanField(default=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not attrs.get("file") and not attrs.get("text"):
+            raise serializers.ValidationError("Send a CSV file or its text.")
+        return attrs
+
+
+class DrawInputSerializer(serializers.Serializer[Any]):
+    from_round = serializers.IntegerField(min_value=1)
+    to_round = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    seed = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+    checked_in_only = serializers.BooleanField(default=True)
+
+
+class RoundInputSerializer(serializers.Serializer[Any]):
+    starts_at = serializers.DateTimeField(allow_null=True)
+
+
+class SwapInputSerializer(serializers.Serializer[Any]):
+    a = serializers.CharField(help_text="handle of one player")
+    b = serializers.CharField(help_text="handle of the other player")
+
+
+class RefereeMoveInputSerializer(serializers.Serializer[Any]):
+    table = serializers.IntegerField(min_value=1, help_text="table number in the round")
+    referee = serializers.IntegerField(allow_null=True, help_text="referee id, or null")
+
+
+class PlayerInputSerializer(serializers.Serializer[Any]):
+    display_name = serializers.CharField(max_length=120)
+    handle = serializers.CharField(max_length=60)
+    club = serializers.SlugRelatedField(
+        slug_field="slug", queryset=Club.objects.all(), required=False, allow_null=True
+    )
