@@ -503,6 +503,7 @@ _ROLES = {r.value: r for r in Role}
 _WINNERS = {w.value: w for w in Winner}
 _KINDS = {k.value: k for k in AwardKind}
 _SEAT_KEYS = frozenset({"seat", "player", "role"})
+_SEAT_OF = {str(i): i for i in range(1, 100)}  # a ballot's canonical voter keys
 _AWARD_KEYS = frozenset({"seat", "kind", "points", "reason"})
 
 
@@ -524,15 +525,17 @@ def _fast_day(p: dict[str, Any]) -> Day | None:
         if type(ballots) is not list:
             return None
         read = []
+        seat_of = _SEAT_OF
         for b in ballots:
             if type(b) is not dict:
                 return None
+            votes = []
             for k, t in b.items():
-                if not (
-                    type(k) is str and k.isascii() and k.isdigit() and k[0] != "0" and _fast_seat(t)
-                ):
+                voter = seat_of.get(k)
+                if voter is None or (t is not None and (type(t) is not int or t < 1)):
                     return None
-            read.append(Ballot(tuple([(int(k), t) for k, t in b.items()])))
+                votes.append((voter, t))
+            read.append(Ballot(tuple(votes)))
         ballots = tuple(read)
     eliminated = p.get("eliminated", UNDECLARED)
     if eliminated is not UNDECLARED and not _fast_seat(eliminated):

@@ -9,10 +9,11 @@ and a record of it can never be judged differently.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
+from typing import Any
 
 from engine.errors import EngineError
 from engine.record import (
@@ -166,7 +167,9 @@ class GameState:
         self.seats = tuple(sorted(seats, key=lambda s: s.seat))
         self.n = len(self.seats)
         self.role = {s.seat: s.role for s in self.seats}
-        self.dealt = {r: sum(1 for s in self.seats if s.role is r) for r in Role}
+        self.dealt = dict.fromkeys(Role, 0)
+        for s in self.seats:
+            self.dealt[s.role] += 1
         self.alive_count = dict(self.dealt)
         self.alive: set[int] = set(self.role)
         self.round = 1
@@ -339,45 +342,20 @@ class GameState:
         self.step(event, strict=True)
 
     def step(self, event: Event, strict: bool) -> list[Violation]:
-        """Judge ``event``; strict: raise on a violation, else report it and play on."""
-        if isinstance(event, Ballot):
-            found = self._check_ballot(event)
-            if self._go(found, strict):
-                self._commit_ballot(event)
-        elif isinstance(event, NightAction):
-            found = self._check_night(event)
-            if self._go(found, strict):
-                self._commit_night(event)
-        elif isinstance(event, Eliminate):
-            found = self._check_eliminate(event)
-            if self._go(found, strict):
-                self._commit_eliminate(event)
-        elif isinstance(event, LastWordsEntry):
-            found = self._check_last_words(event)
-            if self._go(found, strict):
-                self._commit_last_words(event)
-        elif isinstance(event, Eject):
-            found = self._check_eject(event)
-            if self._go(found, strict):
-                self._commit_eject(event)
-        elif isinstance(event, Surrender):
-            found = self._check_surrender(event)
-            if self._go(found, strict):
-                self._commit_surrender(event)
-        else:
-            found = self._check_lot(event)
-            if self._go(found, strict):
-                self._commit_lot(event)
-        return found
+        """Judge ``event``; strict: raise on a violation, else report it and play on.
 
-    @staticmethod
-    def _go(found: list[Violation], strict: bool) -> bool:
-        """Whether to play the event: never after the end or a misuse, never if strict."""
-        if not found:
-            return True
-        if strict:
-            raise IllegalEventError(found)
-        return found[0].code not in ("phase.after_end", "event.unexpected")
+        Nothing is played after the game's end or for an event out of place; otherwise the
+        lenient mode plays what the record declares, as the table did.
+        """
+        check, commit = _HANDLERS[type(event)]
+        found = check(self, event)
+        if found:
+            if strict:
+                raise IllegalEventError(found)
+            if found[0].code in _NOT_PLAYED:
+                return found
+        commit(self, event)
+        return found
 
     def _after_end(self, where: str) -> Violation:
         return Violation(
@@ -924,6 +902,20 @@ class GameState:
             result=self.winner if result else None,
             meta=meta,
         )
+
+
+_Check = Callable[[GameState, Any], list[Violation]]
+_Commit = Callable[[GameState, Any], None]
+_HANDLERS: dict[type, tuple[_Check, _Commit]] = {
+    Ballot: (GameState._check_ballot, GameState._commit_ballot),
+    NightAction: (GameState._check_night, GameState._commit_night),
+    Eliminate: (GameState._check_eliminate, GameState._commit_eliminate),
+    LastWordsEntry: (GameState._check_last_words, GameState._commit_last_words),
+    Eject: (GameState._check_eject, GameState._commit_eject),
+    Surrender: (GameState._check_surrender, GameState._commit_surrender),
+    Lot: (GameState._check_lot, GameState._commit_lot),
+}
+_NOT_PLAYED = frozenset({"phase.after_end", "event.unexpected"})
 
 
 def day_events(day: Day) -> list[Event]:
