@@ -189,7 +189,7 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
             if not perms.can_staff_event(request.user, event):
                 raise PermissionDenied
             regs = selectors.registrations(event, request.query_params.get("q", ""))
-            page = self.paginate_queryset(regs)
+            page: Any = self.paginate_queryset(regs)  # type: ignore[arg-type]
             return self.get_paginated_response(s.RegistrationSerializer(page, many=True).data)
         data = _valid(s.RegisterInputSerializer, request)
         handle = data["handle"].strip().lstrip("@").lower()
@@ -313,10 +313,20 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
             raise Http404
         return Response(s.RoundSerializer(rnd_full).data)
 
+    def _round_body(self, request: Request, pk: str, number: str) -> Response:
+        event = self._event()
+        rnd = next(
+            (r for r in selectors.visible_rounds(request.user, event) if r.number == int(number)),
+            None,
+        )
+        if rnd is None:
+            return Response(s.RoundScheduleSerializer(self._round(event, number)).data)
+        return Response(s.RoundSerializer(rnd).data)
+
     def _round_verb(self, request: Request, pk: str, number: str, verb: Any) -> Response:
         event = self._event(perms.can_manage_event)
         verb(request.user, self._round(event, number))
-        return self.round_detail(request, pk, number)
+        return self._round_body(request, pk, number)
 
     @extend_schema(request=None, responses={200: s.RoundSerializer, **EVENT_ERRORS})
     @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>\d+)/confirm")
@@ -347,7 +357,7 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
         services.swap_players(
             request.user, self._round(event, number), players[handles[0]], players[handles[1]]
         )
-        return self.round_detail(request, pk, number)
+        return self._round_body(request, pk, number)
 
     @extend_schema(
         request=s.RefereeMoveInputSerializer, responses={200: s.RoundSerializer, **EVENT_ERRORS}
@@ -362,7 +372,7 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
         )
         referee = get_object_or_404(Referee, pk=data["referee"]) if data["referee"] else None
         services.move_referee(request.user, table, referee)
-        return self.round_detail(request, pk, number)
+        return self._round_body(request, pk, number)
 
     @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT, **EVENT_ERRORS})
     @action(detail=True, methods=["post"], url_path="assign-referees")

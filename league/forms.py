@@ -25,7 +25,7 @@ class DateTimeInput(forms.DateTimeInput):
     def format_value(self, value: Any) -> str | None:
         if isinstance(value, dt.datetime):
             return value.strftime("%Y-%m-%dT%H:%M")
-        return super().format_value(value)  # type: ignore[no-any-return]
+        return super().format_value(value)
 
 
 DATETIME_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"]

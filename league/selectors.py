@@ -270,7 +270,7 @@ def draw_measures(rounds: Sequence[Round]) -> list[Measure]:
         rounds=len(layout),
         min_table=min(sizes),
         max_table=max(sizes),
-        absent={p: rs for p, rs in absent.items() if rs},
+        absent={p: frozenset(rs) for p, rs in absent.items() if rs},
     )
     metrics = seating_metrics(problem, layout, seating_bounds(problem))
     ref_counts: Counter[tuple[int, int]] = Counter()

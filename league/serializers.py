@@ -39,10 +39,12 @@ class RoundScheduleSerializer(serializers.ModelSerializer[Round]):
 
 
 class EventSerializer(serializers.ModelSerializer[Event]):
-    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    club: serializers.SlugRelatedField[Club] = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
     rounds = RoundScheduleSerializer(many=True, read_only=True)
     referees = RefereeSerializer(many=True, read_only=True)
-    staff = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
+    staff: Any = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
 
     class Meta:
         model = Event
@@ -125,7 +127,7 @@ class DrawJobSerializer(serializers.ModelSerializer[DrawJob]):
 
 class MeasureSerializer(serializers.Serializer[Any]):
     key = serializers.CharField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]
     value = serializers.IntegerField()
     bound = serializers.IntegerField(allow_null=True)
     at_bound = serializers.BooleanField()

@@ -1,11 +1,12 @@
 """League pages: organisers under /manage/, public pages under /clubs/."""
 
-from django.urls import path
+from django.urls import include, path
 
 from league import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("", include("league.public_urls")),  # results: rankings, players (issue 8)
     # organisers and staff
     path("manage/", views.manage_home, name="manage-home"),
     path("manage/clubs/<slug:club_slug>/events/new/", views.event_create, name="event-create"),
