@@ -38,7 +38,10 @@ from engine.rulesets import BallotRule, FinalTie, KillersWin, LastWordsRule, Rul
 
 @dataclass(frozen=True, slots=True)
 class NightAction:
-    """The night's two choices: the killers' victim and the police's check (None: none)."""
+    """The night's two choices: the killers' victim and the police's check (None: none).
+
+    A recorded :class:`~engine.record.Night` is accepted too, its number checked.
+    """
 
     kill: int | None
     check: int | None
@@ -72,7 +75,7 @@ class Eliminate:
     seat: int | None
 
 
-Event = NightAction | Eject | Surrender | Ballot | Lot | Eliminate | LastWordsEntry
+Event = NightAction | Night | Eject | Surrender | Ballot | Lot | Eliminate | LastWordsEntry
 
 
 class IllegalEventError(EngineError):
@@ -216,9 +219,6 @@ class GameState:
     def _night_label(self) -> str:
         return f"night {self.round if self.at_night else self.round + 1}"
 
-    def _abstain_ok(self, k: int) -> bool:
-        return self.rules.abstain_allowed(k)
-
     def expected(self) -> Expected:
         """What may come next, with the allowed seats."""
         alive = frozenset(self.alive)
@@ -261,7 +261,7 @@ class GameState:
                 ballot=k,
                 voters=alive,
                 candidates=alive if self.candidates is None else self.candidates,
-                abstain=self._abstain_ok(k),
+                abstain=self.rules.abstain_allowed(k),
                 tie=self.tie,
                 last_words=speakers,
             )
@@ -392,10 +392,16 @@ class GameState:
             return [Violation("day.missing_eliminated", w, f"{w}: nobody was declared out")]
         return []
 
-    def _check_night(self, e: NightAction) -> list[Violation]:
+    def _check_night(self, e: NightAction | Night) -> list[Violation]:
         where = self._night_label()
-        if self.over:
+        if self.winner is not None:
             return [self._after_end(where)]
+        if isinstance(e, Night) and f"night {e.n}" != where:
+            return [
+                Violation(
+                    "phase.order", f"night {e.n}", f"night {e.n} out of order: {where} is next"
+                )
+            ]
         found = self.close_day()
         if e.kill is not None:
             v = self._unknown("kill.unknown_seat", where, e.kill, "the killers chose")
@@ -443,14 +449,14 @@ class GameState:
             tuple(self.spoken) if self.spoken else None,
         )
 
-    def _commit_night(self, e: NightAction) -> None:
+    def _commit_night(self, e: NightAction | Night) -> None:
         if not self.at_night:
             if self.day_touched:
                 self.log.append(self._day_entry())
             self.round += 1
             self.at_night = True
         self._new_day_vars()
-        self.log.append(Night(self.round, e.kill, e.check))
+        self.log.append(e if isinstance(e, Night) else Night(self.round, e.kill, e.check))
         if e.kill is not None and e.kill in self.alive:
             self._remove(e.kill, Cause.KILL)
         self.at_night = False
@@ -551,22 +557,21 @@ class GameState:
         k = len(self.ballots) + 1
         if self.at_night:
             return self._unexpected("ballots are held by day")
-        where = f"day {self.round} ballot {k}"
-        if self.over and self.stage in (_OPEN, _VOTING):
-            return [self._after_end(self.label)]
-        if self.stage not in (_OPEN, _VOTING):
-            why = (
-                f"ballot {k - 1} already decided the day"
-                if self.stage != _DONE
-                else "the day is over"
-            )
+        stage = self.stage
+        if stage in (_OPEN, _VOTING):
+            if self.winner is not None:
+                return [self._after_end(self.label)]
+        else:
+            where = f"day {self.round} ballot {k}"
+            why = f"ballot {k - 1} already decided the day" if stage != _DONE else "the day is over"
             return [Violation("ballot.extra", where, f"{where}: one ballot too many: {why}")]
         alive, candidates = self.alive, self.candidates
-        abstain_ok = self._abstain_ok(k)
+        abstain_ok = self.rules.abstain_allowed(k)
         counts = self._count_legal(b, alive, candidates, abstain_ok)
         if counts is not None:
             self._counted = (b, counts)
             return []
+        where = f"day {self.round} ballot {k}"
         found: list[Violation] = []
         seen: set[int] = set()
         n = self.n
@@ -909,6 +914,7 @@ _Commit = Callable[[GameState, Any], None]
 _HANDLERS: dict[type, tuple[_Check, _Commit]] = {
     Ballot: (GameState._check_ballot, GameState._commit_ballot),
     NightAction: (GameState._check_night, GameState._commit_night),
+    Night: (GameState._check_night, GameState._commit_night),
     Eliminate: (GameState._check_eliminate, GameState._commit_eliminate),
     LastWordsEntry: (GameState._check_last_words, GameState._commit_last_words),
     Eject: (GameState._check_eject, GameState._commit_eject),

@@ -24,7 +24,7 @@ from engine.record import (
     phase_label,
     read_record,
 )
-from engine.state import Death, GameState, NightAction, day_events
+from engine.state import Death, GameState, day_events
 
 __all__ = [
     "Outcome",
@@ -160,10 +160,10 @@ def _replay(record: GameRecord, found: list[Violation]) -> tuple[GameState, bool
     """Replay the log; False when the replay had to stop (phase out of order, play after end)."""
     state = GameState(record.rules, record.seats)
     for i, phase in enumerate(record.log or ()):
-        label = phase_label(phase)
-        if state.over and not (
+        if state.winner is not None and not (
             isinstance(phase, Day) and phase.n == state.round and not state.day_touched
         ):
+            label = phase_label(phase)
             found.append(
                 Violation(
                     "phase.after_end", label, f"{label}: the game already ended on {state.ended}"
@@ -172,13 +172,14 @@ def _replay(record: GameRecord, found: list[Violation]) -> tuple[GameState, bool
             return state, False
         is_night = i % 2 == 0
         if isinstance(phase, Night) is not is_night or phase.n != i // 2 + 1:
+            label = phase_label(phase)
             want = f"{'night' if is_night else 'day'} {i // 2 + 1}"
             found.append(
                 Violation("phase.order", label, f"log[{i}]: {label} out of order; expected {want}")
             )
             return state, False
         if isinstance(phase, Night):
-            found += state.step(NightAction(phase.kill, phase.check), strict=False)
+            found += state.step(phase, strict=False)
             continue
         ended = False
         for event in day_events(phase):
@@ -188,7 +189,7 @@ def _replay(record: GameRecord, found: list[Violation]) -> tuple[GameState, bool
             if got and got[0].code == "phase.after_end":
                 ended = True
                 found.append(got[0])
-            else:
+            elif got:
                 found += got
         if ended:
             return state, False
