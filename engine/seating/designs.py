@@ -17,6 +17,7 @@ from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
+from scipy.optimize import linear_sum_assignment
 
 __all__ = [
     "DesignArray",
@@ -26,6 +27,7 @@ __all__ = [
     "array_repeats",
     "delete_runs",
     "difference_scheme_array",
+    "pad_runs",
     "prime_power",
     "punctured_affine_plane",
     "select_columns",
@@ -297,21 +299,56 @@ def delete_runs(array: IntArray, levels: int, keep: int) -> IntArray:
     return array[alive]
 
 
+def pad_runs(array: IntArray, levels: int, keep: int) -> IntArray:
+    """Add runs (players beyond the design) until ``keep``, at most one per table.
+
+    Column by column, the extra players take distinct tables by a min-cost assignment:
+    a table costs the meetings its players already had with the extra player, and a
+    meeting that would be the third with the same player costs far more, so extra
+    players meet the design's players at most twice where possible.
+    """
+    runs, cols = array.shape
+    extra = keep - runs
+    if extra <= 0:
+        return array
+    if extra > levels:
+        raise ValueError("at most one extra player per table")
+    pads = np.full((extra, cols), -1, dtype=np.int64)
+    met = np.zeros((extra, runs), dtype=np.int64)
+    members = []
+    for c in range(cols):
+        member = np.zeros((runs, levels), dtype=np.int64)
+        member[np.arange(runs), array[:, c]] = 1
+        members.append(member)
+    # one greedy pass, then passes re-placing each column given all the others
+    for c in [*range(cols), *range(cols), *range(cols)]:
+        member = members[c]
+        if pads[0, c] >= 0:
+            met -= member[:, pads[:, c]].T
+        price = met + runs * (met >= 2)
+        rows, chosen = linear_sum_assignment(price @ member)
+        pads[rows, c] = chosen
+        met += member[:, pads[:, c]].T
+    return np.vstack([array, pads])
+
+
 def candidate_designs(
     table_counts: tuple[int, ...], players: int, rounds: int
 ) -> Iterator[DesignArray]:
-    """Every design with a usable table count, enough runs and enough columns."""
+    """Every design with a usable table count, enough columns, and enough runs give or
+    take one extra player per table (see :func:`pad_runs`)."""
     for s in sorted(table_counts):
-        if prime_power(s) and s * s >= players and s + 1 >= rounds:
+        players_ = players - s  # runs needed when every table takes one extra player
+        if prime_power(s) and s * s >= players_ and s + 1 >= rounds:
             yield affine_plane(s)
-        if prime_power(s + 1) and s * (s + 2) >= players and s + 1 >= rounds:
+        if prime_power(s + 1) and s * (s + 2) >= players_ and s + 1 >= rounds:
             # any α works when q ≡ 3 (mod 4); otherwise the better of two
             q = s + 1
             yield min(
                 (punctured_affine_plane(q, a) for a in range(1, min(q, 3))),
                 key=lambda d: array_repeats(select_columns(d, rounds), d.levels),
             )
-        if s in _DIFFERENCE_SCHEMES and 2 * s * s >= players and 2 * s + 1 >= rounds:
+        if s in _DIFFERENCE_SCHEMES and 2 * s * s >= players_ and 2 * s + 1 >= rounds:
             yield difference_scheme_array(s)
-        if prime_power(s) and s**3 >= players and s * s + s + 1 >= rounds and s <= 5:
+        if prime_power(s) and s**3 >= players_ and s * s + s + 1 >= rounds and s <= 5:
             yield affine_space(s)

@@ -19,6 +19,7 @@ from engine.seating.designs import (
     DesignArray,
     candidate_designs,
     delete_runs,
+    pad_runs,
     select_columns,
 )
 from engine.seating.metrics import (
@@ -33,6 +34,7 @@ from engine.seating.problem import DrawConstraintError, SearchOptions, SeatingPr
 from engine.seating.search import (
     IntArray,
     Weights,
+    anneal,
     fit_sizes,
     greedy_round,
     meetings,
@@ -45,6 +47,7 @@ from engine.seating.seats import assign_seats
 
 __all__ = ["SeatingDraw", "SeatingRound", "draw_seating"]
 
+_GREEDY = "greedy"
 # Share of the time limit kept back for seat numbers and the final checks.
 _RESERVE = 0.1
 
@@ -186,9 +189,7 @@ def draw_seating(
     candidates: list[tuple[int, int, str, IntArray]] = []
     if free:
         greedy = _greedy_draw(plans, sizes, weights, rng, n)
-        candidates.append(
-            (objective(greedy, weights), _tables(greedy), "greedy + tabu search", greedy)
-        )
+        candidates.append((objective(greedy, weights), _tables(greedy), _GREEDY, greedy))
         for name, assign in _constructions(problem, plans, sizes, weights, opts, n, out_of_time):
             candidates.append((objective(assign, weights), _tables(assign), name, assign))
             if candidates[-1][0] <= bounds.repeats:
@@ -197,22 +198,30 @@ def draw_seating(
     method = "fixed rounds only"
     assign = np.zeros((0, n), dtype=np.int64)
     if candidates:
-        score, _, method, assign = min(candidates, key=lambda c: (c[0], c[1]))
+        candidates.sort(key=lambda c: (c[0], c[1]))
+        score, _, method, assign = candidates[0]
         if score > bounds.repeats:
-            tables = [int(row.max()) + 1 for row in assign]
-            assign, improved = tabu_search(
-                assign,
-                tables,
-                weights,
-                iterations=opts.iterations,
-                tenure=opts.tabu_tenure,
-                target=bounds.repeats,
-                rng=rng,
-                out_of_time=out_of_time,
-                progress=lambda f: report(0.1 + 0.8 * f),
-            )
-            if improved < score:
-                method += " + tabu search" if "search" not in method else ""
+            # polish the best start and the best of the other kind (design or greedy),
+            # each with an equal share of the effort and of the time left
+            other = [c for c in candidates if (c[2] == _GREEDY) != (method == _GREEDY)][:1]
+            starts = [candidates[0], *other]
+            window = deadline - time.perf_counter()
+            polished = []
+            for i, (_, count, name, start) in enumerate(starts):
+                until = time.perf_counter() + window / len(starts)
+                score, name, start = _polish(
+                    start,
+                    name,
+                    weights,
+                    opts,
+                    bounds.repeats,
+                    rng,
+                    len(starts),
+                    _stopper(until, out_of_time),
+                    _scaled(report, 0.1 + 0.8 * i / len(starts), 0.8 / len(starts)),
+                )
+                polished.append((score, name, start, count))
+            score, method, assign, _ = min(polished, key=lambda c: (c[0], c[3]))
     report(0.9)
     warnings: list[str] = []
     _check_avoid_met(problem, assign, weights, fixed)
@@ -247,6 +256,45 @@ def draw_seating(
         warnings.append("the time limit cut the search short; a longer limit may be fairer")
     report(1.0)
     return SeatingDraw(problem, rounds, metrics, method, tuple(warnings))
+
+
+def _stopper(until: float, out_of_time: Callable[[], bool]) -> Callable[[], bool]:
+    return lambda: time.perf_counter() >= until or out_of_time()
+
+
+def _scaled(report: Callable[[float], None], at: float, width: float) -> Callable[[float], None]:
+    return lambda f: report(at + width * f)
+
+
+def _polish(
+    assign: IntArray,
+    name: str,
+    w: Weights,
+    opts: SearchOptions,
+    target: int,
+    rng: np.random.Generator,
+    share: int,
+    out_of_time: Callable[[], bool],
+    report: Callable[[float], None],
+) -> tuple[int, str, IntArray]:
+    """Annealing (from a greedy draw only: it would scramble a design) then tabu."""
+    if name == _GREEDY:
+        assign = anneal(assign, w, moves=opts.anneal_moves, rng=rng, out_of_time=out_of_time)
+        name = "greedy + annealing"
+    report(0.3)
+    tables = [int(row.max()) + 1 for row in assign]
+    assign, score = tabu_search(
+        assign,
+        tables,
+        w,
+        iterations=opts.iterations // share,
+        tenure=opts.tabu_tenure,
+        target=target,
+        rng=rng,
+        out_of_time=out_of_time,
+        progress=lambda f: report(0.3 + 0.7 * f),
+    )
+    return score, f"{name} + tabu search", assign
 
 
 def _tables(assign: IntArray) -> int:
@@ -341,6 +389,7 @@ def _relabelled(
     avoid pairs, club-mates (and with ``history`` earlier meetings) fall apart; returned
     as ``assign[t, p]``."""
     array = delete_runs(select_columns(design, rounds), design.levels, n)
+    array = pad_runs(array, design.levels, n)
     lmat = meeting_matrix(n, [_tables_of(col) for col in array.T])
     h = w.avoid.astype(np.int64) * w.avoid_weight + (w.base if history else 0)
     terms = [(h, lmat)]

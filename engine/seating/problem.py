@@ -48,10 +48,13 @@ class DrawConstraintError(EngineError):
 class SearchOptions:
     """Effort of the draw: the same options and seed always give the same draw.
 
-    ``iterations`` is the search budget (whole-round best swaps); ``time_limit`` passed to
-    :func:`draw_seating` only cuts it short on a slow machine.
+    ``anneal_moves`` is the annealing budget (single swaps) spent on a draw no design
+    gave; ``iterations`` the tabu budget (whole-round best swaps) that polishes every
+    draw short of its bound; ``time_limit`` passed to :func:`draw_seating` only cuts
+    them short on a slow machine.
     """
 
+    anneal_moves: int = 400_000
     iterations: int = 6000
     tabu_tenure: int = 12
     relabel_iterations: int = 4000

@@ -18,6 +18,7 @@ round are priced at once with a few matrix operations.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -256,3 +257,83 @@ def relabel(
         for i, (_, lmat) in enumerate(terms):
             permuted[i] = lmat[np.ix_(perm, perm)]
     return perm
+
+
+def anneal(
+    assign: IntArray,
+    w: Weights,
+    *,
+    moves: int,
+    rng: np.random.Generator,
+    out_of_time: Callable[[], bool],
+) -> IntArray:
+    """Simulated annealing on the same objective, one random swap at a time.
+
+    Pure-Python lists make a move cost a few microseconds, so a search started from a
+    greedy draw covers far more ground than whole-round tabu before tabu polishes it.
+    Temperatures fall geometrically from 2 to 0.05 over ``moves``; a meeting beyond
+    the cap costs ``cap_weight`` and is in effect never accepted late on.
+    """
+    rounds, n = assign.shape
+    lam = meetings(assign, w.base).tolist()
+    depth = rounds + int(w.base.max(initial=0)) + 2
+    step = [d + (w.cap_weight * (2 * (d - w.cap) + 1) if d >= w.cap else 0) for d in range(depth)]
+    hard = (w.avoid_weight * w.avoid).astype(np.int64)
+    static_all = hard.tolist()
+    static_early = (hard + w.club_weight * w.club).tolist()
+    tables: list[list[list[int]]] = []
+    where = assign.tolist()
+    for row in assign:
+        m = int(row.max()) + 1
+        tables.append([[int(p) for p in np.flatnonzero(row == j)] for j in range(m)])
+    present = [[p for p in range(n) if row[p] >= 0] for row in where]
+    draws = rng.random(moves).tolist()
+    picks = rng.integers(0, 1 << 30, size=(moves, 3)).tolist()
+    cur = objective(assign, w)
+    best, best_assign = cur, [list(r) for r in where]
+    ratio = 0.05 / 2.0
+    for i in range(moves):
+        if i % 4096 == 0:
+            if out_of_time():
+                break
+            temp = 2.0 * ratio ** (i / moves)
+        k0, k1, k2 = picks[i]
+        t = k0 % rounds
+        here = present[t]
+        a, b = here[k1 % len(here)], here[k2 % len(here)]
+        wt = where[t]
+        ja, jb = wt[a], wt[b]
+        if ja == jb:
+            continue
+        ta, tb = tables[t][ja], tables[t][jb]
+        la, lb = lam[a], lam[b]
+        static = static_early if t < w.club_rounds else static_all
+        sa, sb = static[a], static[b]
+        delta = 0
+        for x in ta:
+            if x != a:
+                delta += step[lb[x]] + sb[x] - step[la[x] - 1] - sa[x]
+        for x in tb:
+            if x != b:
+                delta += step[la[x]] + sa[x] - step[lb[x] - 1] - sb[x]
+        if delta > 0 and draws[i] >= math.exp(-delta / temp):
+            continue
+        for x in ta:
+            if x != a:
+                la[x] -= 1
+                lam[x][a] -= 1
+                lb[x] += 1
+                lam[x][b] += 1
+        for x in tb:
+            if x != b:
+                lb[x] -= 1
+                lam[x][b] -= 1
+                la[x] += 1
+                lam[x][a] += 1
+        ta[ta.index(a)] = b
+        tb[tb.index(b)] = a
+        wt[a], wt[b] = jb, ja
+        cur += delta
+        if cur < best:
+            best, best_assign = cur, [list(r) for r in where]
+    return np.array(best_assign, dtype=np.int64)
