@@ -35,10 +35,14 @@ def is_game_referee(user: Any, game: Game) -> bool:
 def is_game_organiser(user: Any, game: Game) -> bool:
     if not _active(user):
         return False
-    event = game.event
-    if event is not None:
-        return can_manage_event(user, event)
-    return is_club_organiser(user, game.the_club)
+    cache: dict[int, bool] = game.__dict__.setdefault("_organiser_cache", {})
+    if user.pk not in cache:
+        event = game.event
+        if event is not None:
+            cache[user.pk] = can_manage_event(user, event)
+        else:
+            cache[user.pk] = is_club_organiser(user, game.the_club)
+    return cache[user.pk]
 
 
 def is_game_official(user: Any, game: Game) -> bool:

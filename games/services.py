@@ -71,7 +71,9 @@ def lock_game(game_id: int) -> Game:
     """The game row, locked until the end of the transaction, with what checks need."""
     return (
         Game.objects.select_for_update(of=("self",))
-        .select_related("table__round__event__club", "table__referee", "club", "referee")
+        .select_related(
+            "table__round__event__club", "table__referee__user", "club", "referee__user"
+        )
         .get(pk=game_id)
     )
 

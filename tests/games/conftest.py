@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 from engine.simulate import simulate_game
 from games.models import Game
@@ -63,7 +64,8 @@ def make_world(ruleset: str = "classic", n: int = 12) -> World:
     other_referee = RefereeFactory()
     event.referees.add(referee, other_referee)
     round_ = event.rounds.get(number=1)
-    round_.status = Round.Status.CONFIRMED
+    round_.status = Round.Status.RELEASED  # the draw is public; the results are not
+    round_.released_at = timezone.now()
     round_.save()
     table = Table.objects.create(round=round_, number=1, referee=referee)
     Table.objects.create(round=round_, number=2, referee=other_referee)
