@@ -30,7 +30,7 @@ import logging
 import zlib
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from decimal import Decimal
 from typing import Any
 
@@ -371,24 +371,19 @@ class RatingsReport:
     players: int = 0
 
 
+def _tupled(value: Any) -> Any:
+    return tuple(_tupled(v) for v in value) if isinstance(value, list) else value
+
+
 def _pack(state: RaterState) -> bytes:
-    data = {
-        "players": [[pid, list(s)] for pid, s in state.players],
-        "bias": list(state.bias),
-        "table_bias": [[list(k), list(b)] for k, b in state.table_bias],
-        "games": state.games,
-    }
+    """The rater's state as compressed JSON (floats round-trip exactly through repr)."""
+    data = {f.name: getattr(state, f.name) for f in fields(RaterState)}
     return zlib.compress(json.dumps(data, separators=(",", ":")).encode(), 1)
 
 
 def _unpack(blob: bytes | memoryview) -> RaterState:
     data = json.loads(zlib.decompress(bytes(blob)))
-    return RaterState(
-        players=tuple((pid, tuple(s)) for pid, s in data["players"]),
-        bias=(data["bias"][0], data["bias"][1]),
-        table_bias=tuple(((k[0], k[1]), (b[0], b[1])) for k, b in data["table_bias"]),
-        games=data["games"],
-    )
+    return RaterState(**{k: _tupled(v) for k, v in data.items()})
 
 
 def _after(key: Key | None, strict: bool = True) -> Q:

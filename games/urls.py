@@ -1,10 +1,11 @@
-from django.urls import path
+from django.urls import include, path
 
 from games import views
 
 app_name = "games"
 
 urlpatterns = [
+    path("", include("games.public_urls")),  # results: standings, game account (issue 8)
     path("games/", views.my_games, name="mine"),
     path("games/<int:pk>/", views.game_page, name="game"),
     path("games/<int:pk>/sheet/", views.sheet_page, name="sheet"),

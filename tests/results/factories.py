@@ -34,13 +34,15 @@ class Played:
     players: list[Player]
     tables: dict[tuple[int, int], Table] = field(default_factory=dict)
 
-    def table(self, round_no: int, table_no: int, players: list[Player]) -> Table:
+    def table(
+        self, round_no: int, table_no: int, players: list[Player], referee: Referee | None = None
+    ) -> Table:
         rnd = Round.objects.get(event=self.event, number=round_no)
         if rnd.status != Round.Status.RELEASED:
             rnd.status = Round.Status.RELEASED
             rnd.released_at = rnd.starts_at or dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
             rnd.save()
-        table = Table.objects.create(round=rnd, number=table_no, referee=self.referee)
+        table = Table.objects.create(round=rnd, number=table_no, referee=referee or self.referee)
         Seat.objects.bulk_create(
             Seat(round=rnd, table=table, player=p, number=i) for i, p in enumerate(players, 1)
         )

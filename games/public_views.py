@@ -1,0 +1,291 @@
+"""Public results pages on the games side: an event's standings (with CSV export and each
+player's point breakdown) and a released game told night by night.
+
+Release gates: the standings read the league's standings tables, which count released
+games only, and show published events only (``league.permissions.can_view_event``); the
+game account shows a record only when ``games.permissions.can_see_secrets`` says so
+(released, or an official of the game) and never otherwise — not even who held which card.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections import defaultdict
+from decimal import Decimal
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+from django.views.decorators.http import require_GET
+
+from engine.errors import EngineError
+from engine.record import parse_record
+from engine.scoring import get_profile, score_game, summarize
+from games import permissions, selectors
+from games.models import Game
+from league import rankings
+from league.models import Event, Player
+from league.permissions import can_view_event
+from league.results_models import EventStanding
+
+
+def public_event(request: HttpRequest, club_slug: str, event_slug: str) -> Event:
+    event = get_object_or_404(
+        Event.objects.select_related("club"), club__slug=club_slug, slug=event_slug
+    )
+    if not can_view_event(request.user, event):
+        raise Http404
+    return event
+
+
+def explain(row: EventStanding, below: EventStanding | None) -> str:
+    """Why ``row`` stands above the next line, in the reader's language."""
+    above = row.above_next or {}
+    if below is None or not above:
+        return ""
+    level = ", ".join(rankings.metric_label(k) for k in above.get("level_on", []))
+    metric = above.get("metric")
+    if metric is None:
+        return _("tied with %(next)s on every tie-break") % {"next": _name(below)}
+    text = _("above %(next)s on %(metric)s (%(a)s vs %(b)s)") % {
+        "next": _name(below),
+        "metric": rankings.metric_label(metric),
+        "a": _short(above.get("higher")),
+        "b": _short(above.get("lower")),
+    }
+    if level:
+        text += "; " + _("level on %(metrics)s") % {"metrics": level}
+    return text
+
+
+def _short(value: str | None) -> str:
+    if value is None:
+        return "—"
+    d = Decimal(value)
+    return str(d.normalize()) if d == d.to_integral() else str(d)
+
+
+def _name(row: EventStanding) -> str:
+    return row.player.display_name if row.player is not None else row.handle
+
+
+@require_GET
+def standings(request: HttpRequest, club_slug: str, event_slug: str) -> HttpResponse:
+    event = public_event(request, club_slug, event_slug)
+    state = rankings.event_state(event)
+    rows = rankings.event_standings(event)
+    precedence = list(state.precedence) if state is not None else []
+    columns = [(k, rankings.metric_label(k)) for k in precedence if k not in ("points",)]
+    lines = []
+    for i, row in enumerate(rows):
+        below = rows[i + 1] if i + 1 < len(rows) else None
+        metrics = row.metrics or {}
+        lines.append(
+            {
+                "row": row,
+                "why": explain(row, below),
+                "values": [_short(metrics.get(k)) for k, _label in columns],
+            }
+        )
+    return render(
+        request,
+        "games/public/standings.html",
+        {"event": event, "state": state, "lines": lines, "columns": columns},
+    )
+
+
+@require_GET
+def standings_csv(request: HttpRequest, club_slug: str, event_slug: str) -> HttpResponse:
+    event = public_event(request, club_slug, event_slug)
+    state = rankings.event_state(event)
+    rows = rankings.event_standings(event)
+    precedence = list(state.precedence) if state is not None else []
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings.csv"'
+    writer = csv.writer(response)
+    writer.writerow(
+        ["rank", "tied", "player", "name", "points", "wins", "games", "awards", "ci"]
+        + [f"metric:{k}" for k in precedence]
+        + ["above_next"]
+    )
+    for i, row in enumerate(rows):
+        below = rows[i + 1] if i + 1 < len(rows) else None
+        writer.writerow(
+            [
+                row.rank,
+                "yes" if row.tied else "",
+                row.handle,
+                row.player.display_name if row.player else "",
+                row.points,
+                row.wins,
+                row.games,
+                row.awards,
+                row.ci,
+                *[(row.metrics or {}).get(k, "") for k in precedence],
+                explain(row, below),
+            ]
+        )
+    return response
+
+
+@require_GET
+def breakdown(request: HttpRequest, club_slug: str, event_slug: str, handle: str) -> HttpResponse:
+    """One player's points in the event, game by game, with the reason for each point."""
+    event = public_event(request, club_slug, event_slug)
+    try:
+        row = rankings.standing_of(event, handle)
+    except EventStanding.DoesNotExist:
+        raise Http404 from None
+    games: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for item in row.items:
+        games[item["game"]].append(item)
+    per_game = [
+        {
+            "game": gid,
+            "items": items,
+            "total": sum((Decimal(i["points"]) for i in items), Decimal(0)),
+        }
+        for gid, items in games.items()
+    ]
+    return render(
+        request,
+        "games/public/breakdown.html",
+        {"event": event, "row": row, "games": per_game},
+    )
+
+
+# --- a released game, night by night ---------------------------------------------------------
+
+
+def _who(seat: Any, seats: dict[int, dict[str, Any]]) -> str:
+    info = seats.get(seat)
+    if info is None:
+        return _("seat %(n)s") % {"n": seat}
+    return _("seat %(n)s %(name)s (%(role)s)") % {
+        "n": seat,
+        "name": info["name"],
+        "role": rankings.ROLE_LABELS.get(info["role"], info["role"]),
+    }
+
+
+def account(record: dict[str, Any], names: dict[str, str]) -> list[dict[str, Any]]:
+    """The record's log as readable phases: ``[{"title", "lines": [...]}, ...]``."""
+    seats = {
+        s["seat"]: {"name": names.get(s["player"], s["player"]), "role": s["role"]}
+        for s in record.get("seats", [])
+    }
+    phases = []
+    for p in record.get("log") or []:
+        lines: list[str] = []
+        n = p.get("n")
+        if p.get("phase") == "night":
+            title = _("Night %(n)s") % {"n": n}
+            kill = p.get("kill")
+            lines.append(
+                _("The killers killed %(who)s.") % {"who": _who(kill, seats)}
+                if kill
+                else _("The killers killed nobody.")
+            )
+            check = p.get("check")
+            if check:
+                verdict = (
+                    _("a killer") if seats.get(check, {}).get("role") == "killer" else _("good")
+                )
+                lines.append(
+                    _("The police checked %(who)s: %(verdict)s.")
+                    % {"who": _who(check, seats), "verdict": verdict}
+                )
+        else:
+            title = _("Day %(n)s") % {"n": n}
+            for words in p.get("last_words") or []:
+                named = ", ".join(_who(s, seats) for s in words.get("suspects", []))
+                lines.append(
+                    _("Last words of %(who)s: suspects %(named)s.")
+                    % {"who": _who(words.get("seat"), seats), "named": named or _("nobody")}
+                )
+            for seat in p.get("eject") or []:
+                lines.append(_("The referee ejected %(who)s.") % {"who": _who(seat, seats)})
+            if p.get("surrender"):
+                lines.append(_("%(who)s surrendered.") % {"who": _who(p["surrender"], seats)})
+            for i, ballot in enumerate(p.get("ballots") or [], start=1):
+                tally: dict[Any, int] = defaultdict(int)
+                for _voter, target in ballot.items():
+                    tally[target] += 1
+                parts = [
+                    _("%(who)s: %(n)s") % {"who": _who(t, seats), "n": c}
+                    for t, c in sorted(tally.items(), key=lambda kv: -kv[1])
+                    if t is not None
+                ]
+                if tally.get(None):
+                    parts.append(_("abstained: %(n)s") % {"n": tally[None]})
+                lines.append(_("Vote %(i)s — %(parts)s.") % {"i": i, "parts": "; ".join(parts)})
+            if "lot" in p and p.get("lot"):
+                lines.append(_("Drawn by lot: %(who)s.") % {"who": _who(p["lot"], seats)})
+            if "eliminated" in p:
+                out = p.get("eliminated")
+                lines.append(
+                    _("%(who)s was voted out.") % {"who": _who(out, seats)}
+                    if out
+                    else _("Nobody was voted out.")
+                )
+        phases.append({"title": title, "lines": lines})
+    return phases
+
+
+WINNER_TEXT = {
+    "good": gettext_noop("The good side (police and civilians) won."),
+    "killers": gettext_noop("The killers won."),
+    "draw": gettext_noop("The game was drawn."),
+}
+
+
+@require_GET
+def game_account(request: HttpRequest, pk: int) -> HttpResponse:
+    """A released game's record as a story, with each player's points and reasons."""
+    try:
+        game = selectors.game_by_id(pk)
+    except Game.DoesNotExist:
+        raise Http404 from None
+    if not permissions.can_view_game(request.user, game):
+        raise Http404
+    secrets = permissions.can_see_secrets(request.user, game)
+    record = selectors.confirmed_record(game) if secrets else None
+    context: dict[str, Any] = {"game": game, "record": record, "released": game.released}
+    if record is not None:
+        handles = [s.get("player") for s in record.get("seats", [])]
+        names = dict(
+            Player.objects.filter(handle__in=handles).values_list("handle", "display_name")
+        )
+        event = game.event
+        profile = get_profile(event.scoring_profile if event else "club-v1")
+        try:
+            score = score_game(summarize(parse_record(record), str(game.pk)), profile)
+        except (EngineError, ValueError):
+            score = None
+        seats = []
+        points = {p.seat: p for p in score.players} if score else {}
+        for s in record.get("seats", []):
+            ps = points.get(s["seat"])
+            seats.append(
+                {
+                    "seat": s["seat"],
+                    "handle": s["player"],
+                    "name": names.get(s["player"], s["player"]),
+                    "role": s["role"],
+                    "role_label": rankings.ROLE_LABELS.get(s["role"], s["role"]),
+                    "points": ps.total if ps else None,
+                    "items": ps.items if ps else (),
+                }
+            )
+        winner = (record.get("result") or {}).get("winner")
+        context.update(
+            {
+                "phases": account(record, names),
+                "seats": seats,
+                "winner_text": _(WINNER_TEXT[winner]) if winner in WINNER_TEXT else "",
+                "profile": profile.key,
+            }
+        )
+    return render(request, "games/public/game.html", context)

@@ -1,0 +1,218 @@
+"""Public results pages: content, release gates and secrecy, query budgets, CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Game
+from games.selectors import confirmed_record
+from league.models import Event
+from league.results_models import EventStanding, PlayerRating, RatingPoint
+from tests.league.factories import UserFactory
+from tests.results.factories import Played, played_event
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def ev() -> Played:
+    ev = played_event(n_players=14)
+    ev.play(1, 1, ev.players[:12], seed=11)
+    ev.play(2, 1, ev.players[2:14], seed=12)
+    return ev
+
+
+def urls(ev: Played, game: Game | None = None) -> list[str]:
+    club, event = ev.club.slug, ev.event.slug
+    handle = ev.players[5].handle
+    out = [
+        reverse("results-leaderboard"),
+        reverse("results-leaderboard") + "?role=killer&min_games=1",
+        reverse("results-player", args=[handle]),
+        reverse("results-club", args=[club]),
+        reverse("games:standings", args=[club, event]),
+        reverse("games:standings-csv", args=[club, event]),
+        reverse("games:standings-player", args=[club, event, handle]),
+    ]
+    if game is not None:
+        out.append(reverse("games:account", args=[game.pk]))
+    return out
+
+
+def test_every_page_renders(client: Client, ev: Played) -> None:
+    game = Game.objects.filter(status="released").first()
+    for url in urls(ev, game):
+        response = client.get(url)
+        assert response.status_code == 200, url
+
+
+def test_standings_page_shows_ranks_ladder_and_reasons(client: Client, ev: Played) -> None:
+    html = client.get(reverse("games:standings", args=[ev.club.slug, ev.event.slug])).content
+    text = html.decode()
+    rows = list(EventStanding.objects.filter(event=ev.event).order_by("position"))
+    assert len(rows) == 14
+    for label in ("wins", "award points", "wins as police or killer", "drawing of lots"):
+        assert label in text
+    # Every line but the last says why it is above the next.
+    assert text.count('class="why"') == len(rows) - 1
+    assert f"above {rows[1].player.display_name}" in text
+
+
+def test_csv_export(client: Client, ev: Played) -> None:
+    response = client.get(reverse("games:standings-csv", args=[ev.club.slug, ev.event.slug]))
+    assert response["Content-Type"].startswith("text/csv")
+    table = list(csv.reader(io.StringIO(response.content.decode())))
+    assert table[0][:5] == ["rank", "tied", "player", "name", "points"]
+    assert "metric:lots" in table[0]
+    assert len(table) == 15
+    first = EventStanding.objects.get(event=ev.event, position=1)
+    assert table[1][2] == first.handle and table[1][4] == str(first.points)
+
+
+def test_breakdown_sums_to_points(client: Client, ev: Played) -> None:
+    row = EventStanding.objects.filter(event=ev.event).first()
+    assert row is not None
+    response = client.get(
+        reverse("games:standings-player", args=[ev.club.slug, ev.event.slug, row.handle])
+    )
+    assert response.status_code == 200
+    assert sum(g["total"] for g in response.context["games"]) == row.points
+    assert "lost:" in response.content.decode() or "won:" in response.content.decode()
+
+
+def test_player_page(client: Client, ev: Played) -> None:
+    player = ev.players[5]
+    response = client.get(reverse("results-player", args=[player.handle]))
+    text = response.content.decode()
+    assert 'id="rating-chart"' in text and "<polyline" in text and 'class="band"' in text
+    last = RatingPoint.objects.filter(player=player).order_by("-played_on", "-game_id").first()
+    assert last is not None
+    assert reverse("games:account", args=[last.game_id]) in text
+    rating = PlayerRating.objects.get(player=player)
+    assert sum(r.games for r in response.context["roles"]) == rating.games == 2
+    assert ev.event.name in text
+
+
+def test_game_account_tells_the_nights(client: Client, ev: Played) -> None:
+    game = Game.objects.filter(status="released").order_by("pk").first()
+    assert game is not None
+    text = client.get(reverse("games:account", args=[game.pk])).content.decode()
+    assert "Night 1" in text and "Day 1" in text
+    record = confirmed_record(game)
+    assert record is not None
+    killer = next(s for s in record["seats"] if s["role"] == "killer")
+    assert "killer" in text and killer["player"] in text
+
+
+def test_leaderboard_filters_and_pagination(client: Client, ev: Played) -> None:
+    other = played_event(n_players=12)
+    other.play(1, seed=3)
+    all_rows = client.get(reverse("results-leaderboard")).context["page"].paginator.count
+    assert all_rows == 26
+    club_rows = client.get(reverse("results-leaderboard") + f"?club={ev.club.slug}")
+    assert club_rows.context["page"].paginator.count == 14
+    two_games = client.get(reverse("results-leaderboard") + "?min_games=2")
+    assert two_games.context["page"].paginator.count == 10
+    killers = client.get(reverse("results-leaderboard") + "?role=killer")
+    ratings = [r.killer_rating for _, r in killers.context["rows"]]
+    assert ratings == sorted(ratings, reverse=True)
+    assert all(r.killer_games >= 1 for _, r in killers.context["rows"])
+    found = client.get(reverse("results-leaderboard") + f"?q={ev.players[0].handle}")
+    assert [r.player for _, r in found.context["rows"]] == [ev.players[0]]
+
+
+def test_a_player_finds_their_position(client: Client, ev: Played) -> None:
+    player = ev.players[3]
+    client.force_login(player.user)
+    response = client.get(reverse("results-leaderboard"))
+    assert response.context["my_position"] is not None
+    assert f"#player-{player.handle}" in response.content.decode()
+
+
+# --- secrecy -------------------------------------------------------------------------------
+
+
+def test_unreleased_game_shows_nowhere(client: Client, ev: Played) -> None:
+    hidden = ev.play(3, 1, ev.players[:12], seed=13, release=False)
+    record = confirmed_record(hidden)
+    assert record is not None
+    assert not RatingPoint.objects.filter(game_id=hidden.pk).exists()
+    account = reverse("games:account", args=[hidden.pk])
+    for url in [*urls(ev), account]:
+        text = client.get(url).content.decode()
+        assert f"#{hidden.pk}<" not in text and f"/games/{hidden.pk}/" not in text.replace(
+            account, ""
+        ), url
+    page = client.get(account)
+    assert page.status_code == 200
+    assert page.context["record"] is None and "not-released" in page.content.decode()
+    assert "killer" not in page.content.decode().split('id="not-released"')[1]
+
+
+@pytest.mark.parametrize("who", ["anonymous", "stranger", "player", "referee", "organiser"])
+def test_game_account_gate(client: Client, who: str) -> None:
+    ev = played_event()
+    game = ev.play(1, seed=2, release=False)
+    users: dict[str, Any] = {
+        "anonymous": None,
+        "stranger": UserFactory(),
+        "player": ev.players[0].user,
+        "referee": ev.referee.user,
+        "organiser": ev.organiser,
+    }
+    if users[who] is not None:
+        client.force_login(users[who])
+    response = client.get(reverse("games:account", args=[game.pk]))
+    official = who in ("referee", "organiser")
+    assert response.status_code == 200
+    assert (response.context["record"] is not None) is official
+    ev.release(game)
+    response = client.get(reverse("games:account", args=[game.pk]))
+    assert response.context["record"] is not None
+
+
+def test_draft_event_standings_are_hidden(client: Client, ev: Played) -> None:
+    Event.objects.filter(pk=ev.event.pk).update(status=Event.Status.DRAFT)
+    for name in ("games:standings", "games:standings-csv"):
+        assert client.get(reverse(name, args=[ev.club.slug, ev.event.slug])).status_code == 404
+    client.force_login(ev.organiser)
+    assert (
+        client.get(reverse("games:standings", args=[ev.club.slug, ev.event.slug])).status_code
+        == 200
+    )
+    client.logout()
+    text = client.get(reverse("results-player", args=[ev.players[0].handle])).content.decode()
+    assert ev.event.name not in text.split('id="events"')[1]
+
+
+# --- query budgets ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("page", "budget"),
+    [("leaderboard", 6), ("player", 7), ("club", 6), ("standings", 5), ("account", 8)],
+)
+def test_query_budgets(
+    client: Client, django_assert_max_num_queries: Any, page: str, budget: int
+) -> None:
+    ev = played_event(n_players=20, rounds=3)
+    for r in (1, 2, 3):
+        ev.play(r, 1, ev.players[r : r + 12], seed=r)
+    game = Game.objects.filter(status="released").first()
+    assert game is not None
+    url = {
+        "leaderboard": reverse("results-leaderboard") + f"?club={ev.club.slug}&min_games=1",
+        "player": reverse("results-player", args=[ev.players[5].handle]),
+        "club": reverse("results-club", args=[ev.club.slug]),
+        "standings": reverse("games:standings", args=[ev.club.slug, ev.event.slug]),
+        "account": reverse("games:account", args=[game.pk]),
+    }[page]
+    client.get(url)  # warm caches (content types, sessions)
+    with django_assert_max_num_queries(budget):
+        assert client.get(url).status_code == 200
