@@ -11,4 +11,7 @@ router.register("players", api.PlayerViewSet, basename="player")
 router.register("events", api.EventViewSet, basename="event")
 router.register("draw-jobs", api.DrawJobViewSet, basename="drawjob")
 
-urlpatterns: list[URLPattern | URLResolver] = [path("", include(router.urls))]
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("", include(router.urls)),
+    path("", include("league.rankings_api_urls")),  # results: rankings (issue 8)
+]

@@ -1,0 +1,115 @@
+"""The results API: same data and gates as the pages, documented in the schema."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from games.models import Game
+from league.models import Event
+from league.results_models import EventStanding, PlayerRating
+from tests.results.factories import Played, played_event
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def api() -> APIClient:
+    return APIClient()
+
+
+@pytest.fixture
+def ev() -> Played:
+    ev = played_event(n_players=14)
+    ev.play(1, 1, ev.players[:12], seed=21)
+    ev.play(2, 1, ev.players[2:14], seed=22)
+    return ev
+
+
+def test_standings(api: APIClient, ev: Played) -> None:
+    url = reverse("games-api:results-standings", args=[ev.event.pk])
+    data = api.get(url).json()
+    rows = list(EventStanding.objects.filter(event=ev.event).order_by("position"))
+    assert [r["handle"] for r in data["rows"]] == [r.handle for r in rows]
+    assert data["precedence"][-1] == "lots" and not data["stale"] and data["games"] == 2
+    first = data["rows"][0]
+    assert set(first["metrics"]) == set(data["precedence"])
+    assert first["why"] and "items" not in first
+    detailed = api.get(url + "?items=1").json()["rows"][0]
+    assert sum(float(i["points"]) for i in detailed["items"]) == pytest.approx(
+        float(detailed["points"])
+    )
+
+
+def test_standings_of_draft_event_404(api: APIClient, ev: Played) -> None:
+    Event.objects.filter(pk=ev.event.pk).update(status=Event.Status.DRAFT)
+    assert api.get(reverse("games-api:results-standings", args=[ev.event.pk])).status_code == 404
+
+
+def test_leaderboard(api: APIClient, ev: Played) -> None:
+    data = api.get(reverse("rankings-ratings") + "?min_games=2").json()
+    assert data["count"] == 10
+    ratings = [r["rating"] for r in data["results"]]
+    assert ratings == sorted(ratings, reverse=True)
+    assert [r["position"] for r in data["results"]] == list(range(1, 11))
+    by_role = api.get(reverse("rankings-ratings") + "?role=police&club=" + ev.club.slug).json()
+    assert all(r["police_games"] >= 1 for r in by_role["results"])
+
+
+def test_player_profile(api: APIClient, ev: Played) -> None:
+    player = ev.players[4]
+    data = api.get(reverse("rankings-player", args=[player.handle])).json()
+    rating = PlayerRating.objects.get(player=player)
+    assert data["rating"] == pytest.approx(rating.rating)
+    assert len(data["history"]) == 2 and len(data["recent_games"]) == 2
+    assert {r["role"] for r in data["roles"]} == {"killer", "police", "civilian"}
+    for r in data["roles"]:
+        assert 0 <= r["ci_low"] <= r["ci_high"] <= 1
+    assert data["events"][0]["slug"] == ev.event.slug
+    assert api.get(reverse("rankings-player", args=["nobody"])).status_code == 404
+
+
+def test_club_and_rankings(api: APIClient, ev: Played) -> None:
+    data = api.get(reverse("rankings-club", args=[ev.club.slug])).json()
+    assert len(data["members"]) == 14
+    assert data["events"][0]["podium"][0]["rank"] == 1
+
+
+@pytest.mark.parametrize("who", ["anonymous", "referee"])
+def test_game_result_gate(api: APIClient, who: str) -> None:
+    ev = played_event()
+    game = ev.play(1, seed=4, release=False)
+    if who == "referee":
+        api.force_authenticate(ev.referee.user)
+    url = reverse("games-api:results-game", args=[game.pk])
+    data = api.get(url).json()
+    if who == "anonymous":
+        assert data["seats"] == [] and data["account"] == [] and data["winner"] is None
+        assert "killer" not in str(data)
+    else:
+        assert len(data["seats"]) == 12
+    ev.release(Game.objects.get(pk=game.pk))
+    api.force_authenticate(None)
+    data = api.get(url).json()
+    assert data["released"] and len(data["seats"]) == 12 and data["account"]
+    assert {s["role"] for s in data["seats"]} >= {"killer", "civilian"}
+
+
+def test_schema_documents_results(api: APIClient) -> None:
+    schema: Any = api.get(reverse("api-schema") + "?format=json").json()
+    paths = schema["paths"]
+    for p in (
+        "/api/v1/rankings/ratings/",
+        "/api/v1/rankings/players/{handle}/",
+        "/api/v1/rankings/clubs/{slug}/",
+        "/api/v1/rankings/seasons/{id}/",
+        "/api/v1/rankings/leagues/{slug}/",
+        "/api/v1/results/events/{id}/standings/",
+        "/api/v1/results/games/{id}/",
+    ):
+        assert p in paths, p
+    params = {p["name"] for p in paths["/api/v1/rankings/ratings/"]["get"]["parameters"]}
+    assert {"club", "season", "role", "min_games", "page"} <= params
