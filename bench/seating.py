@@ -24,9 +24,9 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from engine.referees import assign_referees  # noqa: E402
-from engine.seating import SeatingProblem, draw_seating  # noqa: E402
-from engine.seating.metrics import meeting_matrix  # noqa: E402
+from engine.referees import assign_referees
+from engine.seating import SeatingProblem, draw_seating
+from engine.seating.metrics import meeting_matrix
 
 
 @dataclass(frozen=True)

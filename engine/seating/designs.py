@@ -212,21 +212,20 @@ _DIFFERENCE_SCHEMES: dict[int, tuple[tuple[int, ...], ...]] = {
 
 
 def difference_scheme_orders() -> tuple[int, ...]:
-    """Field orders q for which an OA(2q², 2q+1, q, 2) is available."""
+    """Field orders q for which an OA(2q², 2q, q, 2) is available."""
     return tuple(sorted(_DIFFERENCE_SCHEMES))
 
 
 def difference_scheme_array(q: int) -> DesignArray:
-    """OA(2q², 2q+1, q, 2) from a difference scheme D: run (i, g) takes ``D[i][j] + g``
-    in column j and ``g`` in the last column. Two runs from different rows of D agree in
-    exactly two of the first 2q columns, so those rounds give max λ = 2."""
+    """OA(2q², 2q, q, 2) from a difference scheme D: run (i, g) takes ``D[i][j] + g``
+    in column j. Two runs agree in a column j only if ``D[i][j] − D[i'][j] = g' − g``;
+    D's rows are a difference scheme too, so runs from different rows agree exactly
+    twice and runs of one row never: max λ = 2."""
     f = field(q)
     d = np.array(_DIFFERENCE_SCHEMES[q], dtype=np.int64)
     rows, g = np.divmod(np.arange(2 * q * q), q)
-    cols = [f.add[d[rows, j], g] for j in range(2 * q)] + [g]
-    return DesignArray(
-        f"orthogonal array OA({2 * q * q},{2 * q + 1},{q},2)", q, np.stack(cols, axis=1)
-    )
+    cols = [f.add[d[rows, j], g] for j in range(2 * q)]
+    return DesignArray(f"orthogonal array OA({2 * q * q},{2 * q},{q},2)", q, np.stack(cols, axis=1))
 
 
 def punctured_affine_plane(q: int, alpha: int) -> DesignArray:
@@ -348,7 +347,7 @@ def candidate_designs(
                 (punctured_affine_plane(q, a) for a in range(1, min(q, 3))),
                 key=lambda d: array_repeats(select_columns(d, rounds), d.levels),
             )
-        if s in _DIFFERENCE_SCHEMES and 2 * s * s >= players_ and 2 * s + 1 >= rounds:
+        if s in _DIFFERENCE_SCHEMES and 2 * s * s >= players_ and 2 * s >= rounds:
             yield difference_scheme_array(s)
         if prime_power(s) and s**3 >= players_ and s * s + s + 1 >= rounds and s <= 5:
             yield affine_space(s)

@@ -49,7 +49,7 @@ __all__ = ["SeatingDraw", "SeatingRound", "draw_seating"]
 
 _GREEDY = "greedy"
 # Share of the time limit kept back for seat numbers and the final checks.
-_RESERVE = 0.1
+_RESERVE = 0.2
 
 
 @dataclass(frozen=True)

@@ -250,8 +250,13 @@ def relabel(
             # swap a with every b: Σ_c (H[a,c] − H[b,c]) (L[b,c] − L[a,c]), c ∉ {a, b}
             delta += lp @ h[a] + h @ lp[a] - d[a] - d + 2 * h[a] * lp[a]
         delta[a] = 0
-        b = int(np.argmin(delta))
-        if delta[b] >= 0:
+        best = int(delta.min())
+        if best > 0:
+            continue
+        # take an improving swap, or a random sideways one to leave a plateau
+        ties = np.flatnonzero(delta == best)
+        b = int(ties[rng.integers(len(ties))])
+        if b == a:
             continue
         perm[[a, b]] = perm[[b, a]]
         for i, (_, lmat) in enumerate(terms):
@@ -287,8 +292,6 @@ def anneal(
         m = int(row.max()) + 1
         tables.append([[int(p) for p in np.flatnonzero(row == j)] for j in range(m)])
     present = [[p for p in range(n) if row[p] >= 0] for row in where]
-    draws = rng.random(moves).tolist()
-    picks = rng.integers(0, 1 << 30, size=(moves, 3)).tolist()
     cur = objective(assign, w)
     best, best_assign = cur, [list(r) for r in where]
     ratio = 0.05 / 2.0
@@ -297,7 +300,9 @@ def anneal(
             if out_of_time():
                 break
             temp = 2.0 * ratio ** (i / moves)
-        k0, k1, k2 = picks[i]
+            draws = rng.random(4096).tolist()
+            picks = rng.integers(0, 1 << 30, size=(4096, 3)).tolist()
+        k0, k1, k2 = picks[i % 4096]
         t = k0 % rounds
         here = present[t]
         a, b = here[k1 % len(here)], here[k2 % len(here)]
@@ -316,7 +321,7 @@ def anneal(
         for x in tb:
             if x != b:
                 delta += step[la[x]] + sa[x] - step[lb[x] - 1] - sb[x]
-        if delta > 0 and draws[i] >= math.exp(-delta / temp):
+        if delta > 0 and draws[i % 4096] >= math.exp(-delta / temp):
             continue
         for x in ta:
             if x != a:

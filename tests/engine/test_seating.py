@@ -1,0 +1,302 @@
+"""Seating draws: anchors at their bounds, hard constraints, redraws, seats, errors."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.errors import EngineError
+from engine.seating import (
+    DrawConstraintError,
+    SearchOptions,
+    SeatingDraw,
+    SeatingProblem,
+    SeatingProblemError,
+    draw_seating,
+    options_from_mapping,
+)
+from engine.seating.metrics import partition, seating_bounds, spread
+
+QUICK = SearchOptions(iterations=300, anneal_moves=20_000, relabel_iterations=300)
+
+
+def ids(n: int) -> list[str]:
+    return [f"p{i:03d}" for i in range(n)]
+
+
+def assert_valid(draw: SeatingDraw) -> None:
+    """Every present player once a round, sizes allowed, table count and avoid kept."""
+    p = draw.problem
+    sizes = set(p.sizes())
+    assert len(draw.rounds) == p.rounds
+    for rnd in draw.rounds:
+        seated = [x for table in rnd.tables for x in table]
+        assert len(seated) == len(set(seated))
+        if rnd.number > len(p.fixed_rounds):
+            assert sorted(seated) == sorted(p.present(rnd.number))
+            assert all(len(table) in sizes for table in rnd.tables)
+            if p.tables is not None:
+                assert len(rnd.tables) == p.tables
+            for table in rnd.tables:
+                members = set(table)
+                assert not any(a in members and b in members for a, b in p.avoid)
+
+
+def pair_meetings(draw: SeatingDraw) -> Counter[tuple[str, str]]:
+    lam: Counter[tuple[str, str]] = Counter()
+    for rnd in draw.rounds:
+        for table in rnd.tables:
+            for a in table:
+                for b in table:
+                    if a < b:
+                        lam[(a, b)] += 1
+    return lam
+
+
+@pytest.mark.parametrize(
+    ("players", "rounds", "tables", "repeats", "max_meet"),
+    [
+        (120, 10, 10, 900, 2),  # AG(2,11) less a point
+        (50, 10, 5, 1125, 2),  # OA(50,10,5,2)
+        (64, 6, 8, 0, 1),  # AG(2,8)
+        (120, 12, None, 0, 1),  # AG(2,11), 11 tables of 10–11
+        (200, 10, None, 0, 1),  # AG(2,16) less 56 points, 16 tables of 12–13
+        (47, 7, None, 462, 2),  # OA(50,10,5,2) less 3 runs
+    ],
+)
+def test_anchors_reach_their_bounds(
+    players: int, rounds: int, tables: int | None, repeats: int, max_meet: int
+) -> None:
+    problem = SeatingProblem(players=ids(players), rounds=rounds, tables=tables, seed=7)
+    draw = draw_seating(problem, time_limit=10.0)
+    assert_valid(draw)
+    m = draw.metrics
+    assert (m.repeats, m.max_meetings) == (repeats, max_meet)
+    assert (m.repeats_bound, m.max_meetings_bound) == (repeats, max_meet)
+    assert (
+        m.seat_max <= m.seat_ideal == math.ceil(rounds / min(len(t) for t in draw.rounds[0].tables))
+    )
+    lam = pair_meetings(draw)
+    assert sum(c * (c - 1) // 2 for c in lam.values()) == repeats
+    assert draw.warnings == ()
+
+
+def test_bounds_for_the_120_anchor() -> None:
+    bounds = seating_bounds(SeatingProblem(players=ids(120), rounds=10, tables=10))
+    # 12 players fall into 10 tables: two pairs per table meet again, per pair of rounds
+    assert bounds.repeats == 45 * 10 * spread(12, 10) == 900
+    assert bounds.max_meetings == 2
+
+
+def test_partition_prefers_even_tables_and_allowed_sizes() -> None:
+    sizes = tuple(range(8, 17))
+    assert partition(120, 11, sizes) == (11,) * 10 + (10,)
+    assert partition(120, 11, (10, 12)) == (12,) * 5 + (10,) * 6
+    assert partition(7, 1, sizes) is None
+
+
+def test_avoid_pairs_and_absences_are_respected() -> None:
+    players = ids(120)
+    avoid = [(players[i], players[i + 1]) for i in range(0, 40, 2)]
+    absent = {players[100]: frozenset({2, 3}), players[101]: frozenset({10})}
+    problem = SeatingProblem(
+        players=players, rounds=10, tables=10, avoid=avoid, absent=absent, seed=3
+    )
+    draw = draw_seating(problem, time_limit=10.0, options=QUICK)
+    assert_valid(draw)
+    assert all(players[100] not in t for r in draw.rounds[1:3] for t in r.tables)
+    assert all(players[101] not in t for t in draw.rounds[9].tables)
+
+
+def test_allowed_sizes_and_fixed_table_count() -> None:
+    problem = SeatingProblem(players=ids(100), rounds=4, tables=9, allowed_sizes={10, 12}, seed=1)
+    draw = draw_seating(problem, time_limit=5.0, options=QUICK)
+    assert_valid(draw)
+    assert Counter(len(t) for t in draw.rounds[0].tables) == {12: 5, 10: 4}
+
+
+def test_clubs_kept_apart_in_early_rounds() -> None:
+    players = ids(64)
+    clubs = {p: f"club{i % 8}" for i, p in enumerate(players)}
+    problem = SeatingProblem(
+        players=players, rounds=6, tables=8, clubs=clubs, club_apart_rounds=2, seed=2
+    )
+    draw = draw_seating(problem, time_limit=10.0)
+    assert_valid(draw)
+    assert draw.metrics.club_meetings == 0
+    assert draw.metrics.repeats == 0
+
+
+def test_same_seed_same_draw_and_other_seed_differs() -> None:
+    problem = SeatingProblem(players=ids(60), rounds=5, tables=6, seed=11)
+    first = draw_seating(problem, time_limit=10.0, options=QUICK)
+    again = draw_seating(problem, time_limit=10.0, options=QUICK)
+    assert first.rounds == again.rounds
+    other = draw_seating(
+        SeatingProblem(players=ids(60), rounds=5, tables=6, seed=12),
+        time_limit=10.0,
+        options=QUICK,
+    )
+    assert other.rounds != first.rounds
+
+
+def test_redraw_from_round_k_keeps_earlier_rounds() -> None:
+    players = ids(120)
+    full = draw_seating(SeatingProblem(players=players, rounds=10, tables=10, seed=5))
+    kept = tuple(r.tables for r in full.rounds[:4])
+    redraw = draw_seating(
+        SeatingProblem(
+            players=players,
+            rounds=10,
+            tables=10,
+            seed=5,
+            fixed_rounds=kept,
+            absent={players[0]: frozenset(range(5, 11))},
+        ),
+        time_limit=10.0,
+    )
+    assert_valid(redraw)
+    assert tuple(r.tables for r in redraw.rounds[:4]) == kept
+    assert all(players[0] not in t for r in redraw.rounds[4:] for t in r.tables)
+    m = redraw.metrics
+    assert m.max_meetings == 2
+    assert m.repeats <= 1.05 * m.repeats_bound
+
+
+def test_redraw_counts_earlier_meetings() -> None:
+    players = ids(64)
+    first = draw_seating(SeatingProblem(players=players, rounds=3, tables=8, seed=1))
+    kept = tuple(r.tables for r in first.rounds)
+    later = draw_seating(
+        SeatingProblem(players=players, rounds=6, tables=8, seed=9, fixed_rounds=kept)
+    )
+    assert later.metrics.max_meetings == 1  # the new rounds avoid everyone already met
+
+
+def test_seat_numbers_spread() -> None:
+    problem = SeatingProblem(players=ids(90), rounds=8, seed=4)
+    draw = draw_seating(problem)
+    seats: Counter[tuple[str, int]] = Counter()
+    for rnd in draw.rounds:
+        for table in rnd.tables:
+            for k, p in enumerate(table):
+                seats[(p, k)] += 1
+    smallest = min(len(t) for r in draw.rounds for t in r.tables)
+    assert max(seats.values()) <= math.ceil(8 / smallest) == draw.metrics.seat_ideal
+
+
+def test_progress_is_reported_from_zero_to_one() -> None:
+    seen: list[float] = []
+    draw_seating(
+        SeatingProblem(players=ids(70), rounds=5, tables=7, seed=1),
+        time_limit=5.0,
+        options=QUICK,
+        progress=seen.append,
+    )
+    assert seen[0] == 0.0 and seen[-1] == 1.0
+    assert seen == sorted(seen)
+
+
+def test_time_limit_caps_the_effort() -> None:
+    import time
+
+    started = time.perf_counter()
+    draw = draw_seating(SeatingProblem(players=ids(130), rounds=10, tables=10), time_limit=1.0)
+    assert time.perf_counter() - started < 1.0
+    assert_valid(draw)
+
+
+def test_too_few_players_in_a_round() -> None:
+    players = ids(10)
+    problem = SeatingProblem(
+        players=players, rounds=3, absent={p: frozenset({3}) for p in players[:3]}
+    )
+    with pytest.raises(DrawConstraintError) as info:
+        draw_seating(problem)
+    assert info.value.constraint == "table_size" and info.value.round == 3
+    assert "round 3: 7 players present, fewer than the minimum table size 8" in str(info.value)
+
+
+def test_fixed_table_count_that_cannot_fit() -> None:
+    with pytest.raises(DrawConstraintError, match="cannot sit at exactly 3 tables"):
+        draw_seating(SeatingProblem(players=ids(20), rounds=2, tables=3))
+
+
+def test_avoid_pair_at_a_single_table() -> None:
+    players = ids(12)
+    with pytest.raises(DrawConstraintError) as info:
+        draw_seating(SeatingProblem(players=players, rounds=2, avoid=[(players[0], players[1])]))
+    assert info.value.constraint == "avoid"
+    assert f"players {players[0]} and {players[1]} must not meet" in str(info.value)
+
+
+def test_malformed_problem_lists_every_violation() -> None:
+    with pytest.raises(SeatingProblemError) as info:
+        SeatingProblem(
+            players=["a", "a", "b"],
+            rounds=0,
+            min_table=9,
+            max_table=8,
+            avoid=[("a", "zz")],
+            absent={"b": {5}},
+        )
+    assert len(info.value.problems) >= 4
+    assert isinstance(info.value, EngineError)
+
+
+def test_options_reject_unknown_keys() -> None:
+    assert options_from_mapping(SearchOptions, {"iterations": 10}).iterations == 10
+    with pytest.raises(SeatingProblemError, match="unknown option 'effort'"):
+        options_from_mapping(SearchOptions, {"effort": 3})
+    with pytest.raises(SeatingProblemError):
+        SearchOptions(iterations=-1)
+
+
+@st.composite
+def small_problems(draw: st.DrawFn) -> SeatingProblem:
+    n = draw(st.integers(4, 40))
+    rounds = draw(st.integers(1, 4))
+    lo = draw(st.integers(2, 6))
+    hi = draw(st.integers(lo, lo + 4))
+    players = ids(n)
+    tables = draw(st.none() | st.integers(1, 8))
+    avoid = draw(
+        st.lists(st.tuples(st.sampled_from(players), st.sampled_from(players)), max_size=6)
+    )
+    absent = draw(
+        st.dictionaries(
+            st.sampled_from(players),
+            st.frozensets(st.integers(1, rounds), max_size=rounds),
+            max_size=5,
+        )
+    )
+    allowed = draw(st.none() | st.frozensets(st.integers(lo, hi), min_size=1))
+    return SeatingProblem(
+        players=players,
+        rounds=rounds,
+        min_table=lo,
+        max_table=hi,
+        tables=tables,
+        avoid=[(a, b) for a, b in avoid if a != b],
+        absent=absent,
+        allowed_sizes=allowed,
+        seed=draw(st.integers(0, 3)),
+    )
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_problems())
+def test_small_problems_give_a_valid_draw_or_a_clear_error(problem: SeatingProblem) -> None:
+    try:
+        draw = draw_seating(problem, time_limit=2.0, options=QUICK)
+    except DrawConstraintError as exc:
+        assert exc.constraint in {"table_size", "tables", "avoid"}
+        assert str(exc)
+        return
+    assert_valid(draw)
+    assert draw.metrics.repeats >= draw.metrics.repeats_bound
+    assert draw.metrics.max_meetings >= draw.metrics.max_meetings_bound
