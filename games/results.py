@@ -129,7 +129,8 @@ def _rated_game(
         return None
     rated = []
     for s in seats:
-        pid = ids.get(s.get("player")) if isinstance(s, dict) else None
+        handle = s.get("player") if isinstance(s, dict) else None
+        pid = ids.get(handle) if isinstance(handle, str) else None
         if pid is None:
             continue
         role = s.get("role")
@@ -403,23 +404,30 @@ def _stored_games(after: Key | None) -> list[RatedGame]:
         .values_list("game_id", "played_on", "event_id", "club_id", "player_id", "seat", "role")
         .iterator(chunk_size=20000)
     )
-    versions = dict(ScoredGame.objects.filter(_after(after)).values_list("game_id", "version_id"))
-    winners = dict(ScoredGame.objects.filter(_after(after)).values_list("game_id", "winner"))
+    heads = {
+        gid: (version, winner)
+        for gid, version, winner in ScoredGame.objects.filter(_after(after)).values_list(
+            "game_id", "version_id", "winner"
+        )
+    }
     games: list[RatedGame] = []
-    current: int | None = None
     seats: list[RatedSeat] = []
-    head: tuple[Any, ...] = ()
+    first: tuple[int, dt.date, int | None, int] | None = None
+
+    def close() -> None:
+        if first is not None:
+            gid, day, event, club = first
+            version, winner = heads.get(gid, (0, "draw"))
+            games.append(RatedGame(gid, version, day, event, club, winner, tuple(seats)))
+
     for gid, day, event, club, pid, seat, role in rows:
-        if gid != current:
-            if current is not None:
-                games.append(RatedGame(*head, tuple(seats)))
-            current = gid
-            winner = winners.get(gid, "draw")
-            head = (gid, versions.get(gid, 0), day, event, club, winner)
+        if first is None or gid != first[0]:
+            close()
+            first = (gid, day, event, club)
             seats = []
-        seats.append(RatedSeat(pid, seat, role, _outcome(head[5], role)))
-    if current is not None:
-        games.append(RatedGame(*head, tuple(seats)))
+        winner = heads.get(gid, (0, "draw"))[1]
+        seats.append(RatedSeat(pid, seat, role, _outcome(winner, role)))
+    close()
     return games
 
 

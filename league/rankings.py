@@ -239,7 +239,7 @@ def player_by_handle(handle: str) -> Player:
 
 def player_rating(player: Player) -> PlayerRating | None:
     try:
-        return player.rating  # type: ignore[no-any-return]
+        return player.rating
     except PlayerRating.DoesNotExist:
         return None
 

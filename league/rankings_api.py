@@ -161,10 +161,10 @@ class RatingLeaderboard(generics.ListAPIView[PlayerRating]):
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         page = self.paginate_queryset(self.get_queryset())
         assert page is not None and self.paginator is not None
-        number = getattr(getattr(self.paginator, "page", None), "number", 1)
-        offset = (number - 1) * self.paginator.get_page_size(request)  # type: ignore[attr-defined]
+        current = getattr(self.paginator, "page", None)
+        offset = current.start_index() - 1 if current is not None else 0
         for i, row in enumerate(page, start=1):
-            row.position = offset + i  # type: ignore[attr-defined]
+            row.position = offset + i
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
 

@@ -17,8 +17,6 @@ from django.utils.translation import gettext_lazy as _
 
 from league.models import Club, Event, Player, Season
 
-POINTS = {"max_digits": 10, "decimal_places": 2}
-
 
 class EventResults(models.Model):
     """Where an event's standings stand: computed (when, from how many games) or stale.
@@ -64,11 +62,11 @@ class EventStanding(models.Model):
     )
     rank = models.PositiveIntegerField(_("rank"))
     tied = models.BooleanField(_("tied"), default=False)
-    points = models.DecimalField(_("points"), **POINTS)
+    points = models.DecimalField(_("points"), max_digits=10, decimal_places=2)
     wins = models.PositiveIntegerField(_("wins"))
     games = models.PositiveIntegerField(_("games"))
-    awards = models.DecimalField(_("awards"), **POINTS)
-    ci = models.DecimalField(_("compensation"), **POINTS)
+    awards = models.DecimalField(_("awards"), max_digits=10, decimal_places=2)
+    ci = models.DecimalField(_("compensation"), max_digits=10, decimal_places=2)
     #: Every metric of the event's ladder: {key: decimal string}.
     metrics = models.JSONField(default=dict)
     #: Why this player stands above the next one: {"metric", "higher", "lower", "level_on"}
@@ -94,7 +92,7 @@ class SeasonStanding(models.Model):
     events = models.PositiveIntegerField(default=0)
     games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
-    points = models.DecimalField(**POINTS, default=0)
+    points = models.DecimalField(max_digits=10, decimal_places=2, default=0)
 
     class Meta:
         constraints = [
@@ -171,7 +169,7 @@ class RatingPoint(models.Model):
     role = models.CharField(max_length=10)
     #: win, loss or draw
     outcome = models.CharField(max_length=5)
-    points = models.DecimalField(**POINTS, null=True, blank=True)
+    points = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
     rating = models.FloatField()
     uncertainty = models.FloatField()
     event = models.ForeignKey(
