@@ -194,9 +194,8 @@ class _Obj(dict[str, Any]):
 
 
 def _hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    if len({k for k, _ in pairs}) == len(pairs):
-        return dict(pairs)
-    return _Obj(pairs)
+    d = dict(pairs)
+    return d if len(d) == len(pairs) else _Obj(pairs)
 
 
 def loads(text: str | bytes) -> Any:

@@ -377,7 +377,7 @@ class GameState:
 
     def close_day(self) -> list[Violation]:
         """What the current day still lacks before the game may move on (none at night)."""
-        if self.at_night or self.over:
+        if self.at_night or self.stage == _DONE or self.winner is not None:
             return []
         w = self.label
         if self.stage == _OPEN:
@@ -393,10 +393,11 @@ class GameState:
         return []
 
     def _check_night(self, e: NightAction | Night) -> list[Violation]:
-        where = self._night_label()
+        number = self.round if self.at_night else self.round + 1
+        where = f"night {number}"
         if self.winner is not None:
             return [self._after_end(where)]
-        if isinstance(e, Night) and f"night {e.n}" != where:
+        if isinstance(e, Night) and e.n != number:
             return [
                 Violation(
                     "phase.order", f"night {e.n}", f"night {e.n} out of order: {where} is next"
