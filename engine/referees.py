@@ -52,7 +52,8 @@ class RefereeOptions:
     """Effort and priorities; the same options and seed give the same plan."""
 
     sweeps: int = 40
-    restarts: int = 6
+    restarts: int = 4
+    kicks: int = 30
     repeat_weight: int = 1000
     load_weight: int = 10
     grade_weight: int = 1
@@ -177,7 +178,7 @@ def assign_referees(
     for r, p in pairs:
         if p in index:
             conflict[index[p], rindex[r]] = True
-    fixed_idx = _check_fixed(fixed, layout, rindex, conflict, rounds)
+    fixed_idx = _check_fixed(fixed, layout, rindex)
     grade = np.zeros(k)
     if grades:
         values = np.array([float(grades.get(r, 0.0)) for r in refs])
@@ -195,57 +196,140 @@ def assign_referees(
     for t, rnd in enumerate(rounds):
         if t >= len(fixed_idx):
             _check_round(t, rnd, blocked[t], refs, layout, conflict, players)
-    rng = np.random.default_rng(seed)
-    fx = len(fixed_idx)
-    best: tuple[tuple[int, int, float], list[list[int]]] | None = None
+    allowed = [int((~conflict[p]).sum()) for p in range(n)]
+    bound = referee_repeats_bound(rounds, n, allowed)
+    search = _Search(rounds, fixed_idx, blocked, weight, grade, k, opts, seed)
+    deadline = started + time_limit
+    best: tuple[tuple[int, int, int, float], list[list[int]]] | None = None
     budget = max(1, opts.restarts)
     for attempt in range(budget):
-        if attempt and time.perf_counter() - started > time_limit * 0.8:
+        if attempt and time.perf_counter() > deadline - 0.2 * time_limit:
             break
-        plan = [list(a) for a in fixed_idx] + [[-1] * len(rnd) for rnd in rounds[fx:]]
-        counts = np.zeros((n, k), dtype=np.int64)
-        load = np.zeros(k, dtype=np.int64)
-        for t in range(fx):
-            _apply(rounds[t], plan[t], counts, load, +1)
-        order = list(range(fx, len(rounds)))
-        if attempt:
-            rng.shuffle(order)
-        for t in order:
-            plan[t] = _solve(rounds[t], counts, load, blocked[t], weight[t], grade, opts)
-            _apply(rounds[t], plan[t], counts, load, +1)
-        for _ in range(opts.sweeps):
-            if time.perf_counter() - started > time_limit * 0.9:
+        search.start(shuffle=attempt > 0)
+        search.descend(deadline - 0.1 * time_limit)
+        current = search.score()
+        # iterated local search: scramble one round, descend again, keep if no worse
+        for _ in range(opts.kicks):
+            if time.perf_counter() > deadline - 0.2 * time_limit or not search.order:
                 break
-            changed = False
-            for t in rng.permutation(order):
-                _apply(rounds[t], plan[t], counts, load, -1)
-                new = _solve(rounds[t], counts, load, blocked[t], weight[t], grade, opts)
-                changed |= new != plan[t]
-                plan[t] = new
-                _apply(rounds[t], plan[t], counts, load, +1)
-            if not changed:
+            if current[0] <= bound and current[2] <= 1 and importance is None:
                 break
-        score = (
-            int((counts * (counts - 1) // 2).sum()),
-            int(load.max() - load.min()),
-            float(sum(weight[t] @ grade[plan[t]] for t in range(len(rounds)))),
-        )
-        if best is None or score < best[0]:
-            best = (score, [list(a) for a in plan])
+            saved = search.save()
+            search.kick()
+            search.descend(deadline - 0.1 * time_limit)
+            trial = search.score()
+            if trial <= current:
+                current = trial
+            else:
+                search.restore(saved)
+        if best is None or current < best[0]:
+            best = (current, [list(a) for a in search.plan])
         if progress is not None:
             progress((attempt + 1) / budget)
+        if current[0] <= bound and current[2] <= 1 and importance is None:
+            break
     assert best is not None
     plan = best[1]
-    return _finish(plan, rounds, refs, n, conflict)
+    return _finish(plan, rounds, refs, n, bound)
+
+
+class _Search:
+    """Per-round Hungarian sweeps over a plan, with kicks and restarts."""
+
+    def __init__(
+        self,
+        rounds: list[list[list[int]]],
+        fixed: list[list[int]],
+        blocked: list[npt.NDArray[np.bool_]],
+        weight: list[npt.NDArray[np.float64]],
+        grade: npt.NDArray[np.float64],
+        k: int,
+        opts: RefereeOptions,
+        seed: int,
+    ) -> None:
+        self.rounds, self.fixed, self.blocked = rounds, fixed, blocked
+        self.weight, self.grade, self.opts = weight, grade, opts
+        self.rng = np.random.default_rng(seed)
+        n = 1 + max((p for rnd in rounds for table in rnd for p in table), default=0)
+        self.counts = np.zeros((n, k), dtype=np.int64)
+        self.load = np.zeros(k, dtype=np.int64)
+        self.plan: list[list[int]] = []
+        self.order = list(range(len(fixed), len(rounds)))
+
+    def start(self, *, shuffle: bool) -> None:
+        """A greedy plan, round by round (in random order after the first start)."""
+        self.counts[:] = 0
+        self.load[:] = 0
+        self.plan = [list(a) for a in self.fixed] + [[] for _ in self.order]
+        for t in range(len(self.fixed)):
+            _apply(self.rounds[t], self.plan[t], self.counts, self.load, +1)
+        if shuffle:
+            self.rng.shuffle(self.order)
+        for t in self.order:
+            self.plan[t] = self._solve(t)
+            _apply(self.rounds[t], self.plan[t], self.counts, self.load, +1)
+
+    def _solve(self, t: int) -> list[int]:
+        return _solve(
+            self.rounds[t],
+            self.counts,
+            self.load,
+            self.blocked[t],
+            self.weight[t],
+            self.grade,
+            self.opts,
+        )
+
+    def descend(self, deadline: float) -> None:
+        """Re-solve every round given the others until a sweep changes nothing."""
+        for _ in range(self.opts.sweeps):
+            if time.perf_counter() > deadline:
+                return
+            changed = False
+            for t in self.rng.permutation(self.order):
+                _apply(self.rounds[t], self.plan[t], self.counts, self.load, -1)
+                new = self._solve(t)
+                changed |= new != self.plan[t]
+                self.plan[t] = new
+                _apply(self.rounds[t], self.plan[t], self.counts, self.load, +1)
+            if not changed:
+                return
+
+    def kick(self) -> None:
+        """Give one random round a random conflict-free assignment."""
+        t = int(self.rng.choice(self.order))
+        _apply(self.rounds[t], self.plan[t], self.counts, self.load, -1)
+        noise = self.rng.random(self.blocked[t].shape)
+        noise[self.blocked[t]] = _FORBIDDEN
+        rows, cols = linear_sum_assignment(noise)
+        self.plan[t] = [int(c) for _, c in sorted(zip(rows, cols, strict=True))]
+        _apply(self.rounds[t], self.plan[t], self.counts, self.load, +1)
+
+    def score(self) -> tuple[int, int, int, float]:
+        """Repeats, then squared counts (spread), load spread, grade mismatch."""
+        c = self.counts
+        return (
+            int((c * (c - 1) // 2).sum()),
+            int((c**2).sum()),
+            int(self.load.max() - self.load.min()),
+            float(sum(self.weight[t] @ self.grade[a] for t, a in enumerate(self.plan))),
+        )
+
+    def save(self) -> tuple[list[list[int]], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        return [list(a) for a in self.plan], self.counts.copy(), self.load.copy()
+
+    def restore(
+        self, saved: tuple[list[list[int]], npt.NDArray[np.int64], npt.NDArray[np.int64]]
+    ) -> None:
+        self.plan, self.counts, self.load = saved
 
 
 def _check_fixed(
     fixed: Sequence[Sequence[str]],
     layout: list[list[tuple[str, ...]]],
     rindex: dict[str, int],
-    conflict: npt.NDArray[np.bool_],
-    rounds: list[list[list[int]]],
 ) -> list[list[int]]:
+    """Referees of rounds already played, as indices; kept as history, not checked."""
     if len(fixed) > len(layout):
         raise SeatingProblemError(["more fixed referee rounds than rounds"])
     out = []
@@ -256,7 +340,6 @@ def _check_fixed(
         if unknown:
             raise SeatingProblemError([f"fixed round {t + 1} names unknown referees {unknown}"])
         out.append([rindex[r] for r in refs])
-    del conflict, rounds
     return out
 
 
@@ -338,14 +421,12 @@ def _finish(
     rounds: list[list[list[int]]],
     refs: list[str],
     n: int,
-    conflict: npt.NDArray[np.bool_],
+    bound: int,
 ) -> RefereePlan:
     counts = np.zeros((n, len(refs)), dtype=np.int64)
     load = np.zeros(len(refs), dtype=np.int64)
     for rnd, assigned in zip(rounds, plan, strict=True):
         _apply(rnd, assigned, counts, load, +1)
-    allowed = [int((~conflict[p]).sum()) for p in range(n)]
-    bound = referee_repeats_bound(rounds, n, allowed)
     repeats = int((counts * (counts - 1) // 2).sum())
     metrics = RefereeMetrics(
         repeats=repeats,

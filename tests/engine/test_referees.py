@@ -1,0 +1,126 @@
+"""Referee assignment: conflicts are hard, repeats reach the bound on designed draws."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import pytest
+
+from engine.referees import RefereeOptions, assign_referees, referee_repeats_bound
+from engine.seating import DrawConstraintError, SeatingProblem, SeatingProblemError, draw_seating
+
+
+@dataclass(frozen=True)
+class Round:
+    tables: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class Layout:
+    rounds: tuple[Round, ...]
+
+
+def ids(n: int) -> list[str]:
+    return [f"p{i:03d}" for i in range(n)]
+
+
+def repeats(layout: object, plan_rounds: tuple[tuple[str, ...], ...]) -> int:
+    counts: Counter[tuple[str, str]] = Counter()
+    for rnd, refs in zip(layout.rounds, plan_rounds, strict=True):  # type: ignore[attr-defined]
+        for table, ref in zip(rnd.tables, refs, strict=True):
+            for p in table:
+                counts[(p, ref)] += 1
+    return sum(c * (c - 1) // 2 for c in counts.values())
+
+
+@pytest.mark.parametrize(("players", "rounds", "tables"), [(120, 10, 10), (50, 10, 5), (64, 6, 8)])
+def test_designed_draws_reach_the_referee_bound(players: int, rounds: int, tables: int) -> None:
+    draw = draw_seating(SeatingProblem(players=ids(players), rounds=rounds, tables=tables))
+    refs = [f"r{j}" for j in range(tables)]
+    plan = assign_referees(draw, refs, seed=3)
+    m = plan.metrics
+    assert m.repeats == repeats(draw, plan.rounds) == m.repeats_bound
+    assert m.load_min == m.load_max == rounds
+    for refs_of_round in plan.rounds:
+        assert sorted(refs_of_round) == sorted(refs)
+
+
+def test_conflicts_are_respected_and_load_spread_with_spare_referees() -> None:
+    draw = draw_seating(SeatingProblem(players=ids(64), rounds=6, tables=8, seed=2))
+    refs = [f"r{j}" for j in range(10)]
+    conflicts = {(refs[j], p) for j in range(10) for p in ids(64)[j * 6 : j * 6 + 3]}
+    plan = assign_referees(draw, refs, conflicts, seed=1)
+    for rnd, assigned in zip(draw.rounds, plan.rounds, strict=True):
+        for table, ref in zip(rnd.tables, assigned, strict=True):
+            assert not any((ref, p) in conflicts for p in table)
+    assert plan.metrics.load_max - plan.metrics.load_min <= 1
+    assert plan.metrics.repeats <= 1.1 * plan.metrics.repeats_bound
+
+
+def test_same_seed_same_plan() -> None:
+    draw = draw_seating(SeatingProblem(players=ids(90), rounds=8, seed=1))
+    refs = [f"r{j}" for j in range(12)]
+    assert assign_referees(draw, refs, seed=4) == assign_referees(draw, refs, seed=4)
+
+
+def test_fixed_referees_are_kept() -> None:
+    draw = draw_seating(SeatingProblem(players=ids(64), rounds=6, tables=8))
+    refs = [f"r{j}" for j in range(8)]
+    first = tuple(reversed(refs))
+    plan = assign_referees(draw, refs, fixed=[first], seed=1)
+    assert plan.rounds[0] == first
+
+
+def test_grades_put_strong_referees_at_important_tables() -> None:
+    draw = draw_seating(SeatingProblem(players=ids(64), rounds=6, tables=8))
+    refs = [f"r{j}" for j in range(9)]
+    grades = {r: 1.0 for r in refs} | {"r8": 5.0}
+    importance = [[10.0] + [0.0] * 7 for _ in range(6)]
+    plan = assign_referees(draw, refs, grades=grades, importance=importance, seed=1)
+    assert sum(rnd[0] == "r8" for rnd in plan.rounds) >= 5
+
+
+def test_a_table_every_referee_conflicts_with_is_named() -> None:
+    layout = Layout((Round((("a", "b"), ("c", "d"))), Round((("a", "c"), ("b", "d")))))
+    conflicts = {("x", "b"), ("y", "c"), ("x", "x0")}
+    with pytest.raises(DrawConstraintError) as info:
+        assign_referees(layout, ["x", "y"], conflicts | {("y", "d"), ("x", "d")})
+    assert info.value.constraint == "referee_conflict"
+    assert "round 1, table 2" in str(info.value) and "x with d" in str(info.value)
+
+
+def test_conflicts_that_leave_no_matching_are_named() -> None:
+    layout = Layout((Round((("a", "b"), ("c", "d"), ("e", "f"))),))
+    # tables 1 and 2 can only have y
+    conflicts = {("x", "a"), ("x", "c"), ("z", "b"), ("z", "d"), ("y", "e")}
+    with pytest.raises(DrawConstraintError) as info:
+        assign_referees(layout, ["x", "y", "z"], conflicts)
+    assert info.value.round == 1 and info.value.constraint == "referee_conflict"
+    assert "round 1: conflicts leave tables" in str(info.value)
+
+
+def test_too_few_referees() -> None:
+    layout = Layout((Round((("a",), ("b",), ("c",))),))
+    with pytest.raises(DrawConstraintError, match="round 1: 3 tables but only 2 referees"):
+        assign_referees(layout, ["x", "y"])
+
+
+def test_bad_input_is_rejected() -> None:
+    layout = Layout((Round((("a",),)),))
+    with pytest.raises(SeatingProblemError):
+        assign_referees(layout, [])
+    with pytest.raises(SeatingProblemError, match="unknown referee"):
+        assign_referees(layout, ["x"], {("nobody", "a")})
+    with pytest.raises(SeatingProblemError):
+        RefereeOptions(sweeps=-1)
+
+
+def test_bound_counts_rounds_and_players() -> None:
+    rounds = [[[0, 1], [2, 3]], [[0, 2], [1, 3]], [[0, 3], [1, 2]]]
+    # players: each plays 3 rounds under 2 referees, so 4 repeats at least; rounds: both
+    # referees judge every round and any two tables of different rounds share a player,
+    # so each referee repeats 3 times: 6, which the assignment reaches
+    assert referee_repeats_bound(rounds, 4, [2, 2, 2, 2]) == 6
+    layout = Layout(tuple(Round(tuple(tuple(str(p) for p in t) for t in r)) for r in rounds))
+    assert assign_referees(layout, ["x", "y"]).metrics.repeats == 6
