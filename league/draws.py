@@ -151,12 +151,13 @@ def _tables_of(draw_round: Any) -> list[list[str]]:
 
 
 def engine_draw(
-    data: DrawInput, progress: Callable[..., None] | None = None
+    data: DrawInput, progress: Callable[..., None] | None = None, limit: float | None = None
 ) -> tuple[list[list[list[str]]], list[list[str | None]] | None, dict[str, Any], list[str]]:
     """Call the engine: seating for rounds from..to, then referees. Pure values out."""
     from engine.seating import draw_seating
 
-    kwargs: dict[str, Any] = {"time_limit": time_limit()}
+    limit = time_limit() if limit is None else limit
+    kwargs: dict[str, Any] = {"time_limit": limit}
     if progress is not None:
         for name in ("progress", "on_progress", "progress_callback"):
             if _accepts(draw_seating, name):
@@ -191,7 +192,7 @@ def engine_draw(
                 seed=data.problem.seed,
                 fixed=data.fixed_referees,
                 grades=data.grades,
-                time_limit=max(0.2, time_limit() / 2),
+                time_limit=max(0.2, limit / 2),
             )
             plan_rounds = [list(r) for r in plan.rounds]
             referees = [[None if x is None else str(x) for x in r] for r in plan_rounds[skip:]]
@@ -260,8 +261,11 @@ def write_rounds(
     return [rounds[n] for n in numbers]
 
 
-def run_draw_job(job_id: int) -> DrawJob:
-    """Run one queued draw job to the end; never raises for a failed draw."""
+def run_draw_job(job_id: int, *, limit: float | None = None) -> DrawJob:
+    """Run one queued draw job to the end; never raises for a failed draw.
+
+    ``limit`` overrides the engine's time limit (``settings.LEAGUE_DRAW_TIME_LIMIT``).
+    """
     from league.services import _lock_event, audit
 
     with transaction.atomic():
@@ -279,7 +283,7 @@ def run_draw_job(job_id: int) -> DrawJob:
         data = build_input(
             event, job.from_round, job.to_round, job.seed, checked_in_only=job.checked_in_only
         )
-        seating, referees, metrics, warnings = engine_draw(data, _progress_writer(job.pk))
+        seating, referees, metrics, warnings = engine_draw(data, _progress_writer(job.pk), limit)
         with transaction.atomic():
             _lock_event(event)
             write_rounds(event, job.from_round, seating, referees)

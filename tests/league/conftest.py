@@ -87,5 +87,5 @@ def cast(db: None) -> Cast:
 @pytest.fixture(autouse=True)
 def _quick_draws(settings: Any) -> None:
     """Draws in tests stop searching early: validity, not fairness, is tested here."""
-    settings.LEAGUE_DRAW_TIME_LIMIT = 0.3
+    settings.LEAGUE_DRAW_TIME_LIMIT = 0.15
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
