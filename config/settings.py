@@ -161,6 +161,15 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Leagues, events, draws, game records and standings for the Killer game.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Several models have a `status`; name each choice set after its model.
+    "ENUM_NAME_OVERRIDES": {
+        "EventStatusEnum": "league.models.Event.Status",
+        "RoundStatusEnum": "league.models.Round.Status",
+        "RegistrationStatusEnum": "league.models.Registration.Status",
+        "DrawJobStatusEnum": "league.models.DrawJob.Status",
+        "GameStatusEnum": "games.models.Game.Status",
+        "GameVersionStatusEnum": "games.models.GameVersion.Status",
+    },
 }
 
 # --- Production hardening (passes `manage.py check --deploy` when DEBUG is off) ----------
