@@ -63,6 +63,7 @@
 
   function enqueue(path, body) {
     body.id = uid();
+    $("notice").hidden = true;
     queue.push({ path: path, body: body });
     store(QUEUE_KEY, queue);
     showError("");
@@ -131,8 +132,9 @@
   }
 
   function showDone(msg) {
-    var p = $("panel");
-    p.insertBefore(el("p", { cls: "done", text: msg }), p.firstChild);
+    var n = $("notice");
+    n.textContent = msg;
+    n.hidden = false;
   }
 
   function step(body) { enqueue("steps/", body); }
