@@ -579,7 +579,7 @@ def _read_fast(obj: dict[str, Any]) -> GameRecord | None:
     for i, s in enumerate(raw_seats, 1):
         if type(s) is not dict or s.keys() != _SEAT_KEYS:
             return None
-        player, role = s["player"], _ROLES.get(s["role"])
+        player, role = s["player"], _ROLES.get(s["role"]) if type(s["role"]) is str else None
         if s["seat"] != i or type(s["seat"]) is not int or role is None:
             return None
         if type(player) is not str or not player or player in names:
@@ -626,7 +626,7 @@ def _read_fast(obj: dict[str, Any]) -> GameRecord | None:
                 return None
             seat, kind, points, reason = (
                 a["seat"],
-                _KINDS.get(a["kind"]),
+                _KINDS.get(a["kind"]) if type(a["kind"]) is str else None,
                 a.get("points"),
                 a.get("reason"),
             )
@@ -642,7 +642,7 @@ def _read_fast(obj: dict[str, Any]) -> GameRecord | None:
     if result is not None:
         if type(result) is not dict or result.keys() != {"winner"}:
             return None
-        result = _WINNERS.get(result["winner"])
+        result = _WINNERS.get(result["winner"]) if type(result["winner"]) is str else None
         if result is None:
             return None
     elif "result" in obj:

@@ -6,6 +6,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.record import (
     UNDECLARED,
@@ -19,6 +21,8 @@ from engine.record import (
     parse_record,
     read_record,
 )
+from engine.simulate import simulate_game
+from engine.validate import validate
 from tests.engine.fixtures import load
 
 
@@ -147,3 +151,50 @@ def test_booleans_are_not_seats() -> None:
     raw["log"][1]["eliminated"] = 1
     raw["log"][1]["ballots"][0]["01"] = 2
     assert problems(raw) == [("record.bad_value", "day 1 ballot 1")]
+
+
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 20)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [path]
+    items = (
+        value.items()
+        if isinstance(value, dict)
+        else enumerate(value)
+        if isinstance(value, list)
+        else ()
+    )
+    for key, child in items:
+        found += _paths(child, (*path, key))
+    return found
+
+
+@settings(max_examples=120, derandomize=True, deadline=None)
+@given(st.integers(0, 500), st.data())
+def test_any_damage_is_reported_never_raised(seed: int, data: st.DataObject) -> None:
+    """The reader is total: whatever replaces any part of a record, validation reports it."""
+    record = simulate_game(("classic", "mainstream", "majority")[seed % 3], 10, seed)
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(_paths(record)[1:]))
+        parent = record
+        for key in path[:-1]:
+            parent = parent[key]
+        if data.draw(st.booleans()) and isinstance(parent, dict):
+            del parent[path[-1]]
+        else:
+            parent[path[-1]] = data.draw(JSON)
+    for value in (record, json.dumps(record)):
+        verdict = validate(value)
+        where = {v.where.split()[0] for v in verdict.violations}
+        assert where <= {"setup", "night", "day", "awards", "result"}
