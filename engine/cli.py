@@ -77,7 +77,8 @@ def _validate(args: argparse.Namespace) -> int:
             else:
                 print(f"{path}: INVALID ({summary}), {len(v.violations)} violation(s)")
                 for x in v.violations:
-                    print(f"  {x.where}: {x.message} [{x.code}]")
+                    place = "" if x.message.startswith(x.where) else f"{x.where}: "
+                    print(f"  {place}{x.message} [{x.code}]")
     return 0 if all(v.valid for v in verdicts) else 1
 
 

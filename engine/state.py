@@ -922,7 +922,7 @@ _HANDLERS: dict[type, tuple[_Check, _Commit]] = {
     Surrender: (GameState._check_surrender, GameState._commit_surrender),
     Lot: (GameState._check_lot, GameState._commit_lot),
 }
-_NOT_PLAYED = frozenset({"phase.after_end", "event.unexpected"})
+_NOT_PLAYED = frozenset({"phase.after_end", "phase.order", "event.unexpected"})
 
 
 def day_events(day: Day) -> list[Event]:

@@ -107,7 +107,7 @@ def _check_setup(record: GameRecord) -> list[Violation]:
             Violation(
                 "setup.players",
                 "setup",
-                f"setup: {n} players, but {rules.id} seats {lo}–{hi}",
+                f"setup: {n} seat(s), but {rules.id} seats {lo}–{hi} players",
             )
         ]
     held = tuple(

@@ -38,10 +38,7 @@ def test_invalid_record_exits_1_and_lists_every_violation(
     assert main(["validate", EXAMPLE, path]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[1] == f"{path}: INVALID (finished, good on day 2), 2 violation(s)"
-    assert out[2] == (
-        "  day 2 ballot 1: day 2 ballot 1: seat 1 voted but was voted out on day 1 "
-        "[vote.dead_voter]"
-    )
+    assert out[2] == "  day 2 ballot 1: seat 1 voted but was voted out on day 1 [vote.dead_voter]"
     assert out[3].endswith("[result.wrong_winner]")
 
 
