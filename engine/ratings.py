@@ -5,9 +5,12 @@ The model (explained for players in ``docs/ratings.md``):
 * Every player has a **general skill** and, per role (killer, police, civilian), a small
   **role offset** that starts at zero and only grows when the games show it; the skill a
   player brings to a game is ``general + offset[role]``.
-* A side's strength is the **average** skill of its members (a sum would make the nine
-  good players of a 12-player table look three times as strong as three killers).
-* The good side's win probability is ``logistic(bias + good_avg - killer_avg)``, where the
+* A side's strength is an **average** of its members' skills (a sum would make the nine
+  good players of a 12-player table look three times as strong as three killers). On the
+  good side the police, who learn who the killers are, may carry more than their head
+  count: good strength is ``w * police_avg + (1 - w) * civilian_avg`` with the **police
+  share** ``w`` learned online (starting at one third).
+* The good side's win probability is ``logistic(bias + good - killers)``, where the
   **side bias** is learned online: one shared part plus one part per table (players,
   killers), because how often the good side wins depends on the table.
 * Every parameter is a Gaussian belief (mean and variance, no correlations). After a game
@@ -47,13 +50,14 @@ WINNERS = ("good", "killers", "draw")
 # A player's state is one list: [general mean, general variance, then mean and variance
 # of the killer, police and civilian offsets]. The role code is the offset's position.
 _ROLE_SLOT = {"killer": 2, "police": 4, "civilian": 6}
-_GOOD_SLOT = {"police": 4, "civilian": 6}
 _OUTCOME = {"good": 1.0, "killers": 0.0, "draw": 0.5}
 # Probit approximation of a logistic averaged over a Gaussian: E[sigma(z)] ~
 # sigma(m / sqrt(1 + pi * v / 8)).
 _PI_8 = math.pi / 8.0
 
 Seats = Sequence[tuple[str, str]]
+_Group = tuple[list[list[float]], float]  # the states of one role's players, their weight
+_Gathered = tuple[float, float, float, _Group, _Group, _Group, list[float] | None]
 
 
 class RatingInputError(EngineError):
@@ -69,13 +73,17 @@ class RaterOptions:
     """
 
     #: Prior standard deviation of a newcomer's general skill (logits).
-    skill_sd: float = 1.0
+    skill_sd: float = 1.5
     #: Prior standard deviation of each role offset: small, so role skill is shrunk toward
     #: the general skill until a player has many games in that role.
-    role_sd: float = 0.35
+    role_sd: float = 0.5
     #: Prior standard deviation of the shared side bias and of each table's own bias.
     bias_sd: float = 1.0
     table_bias_sd: float = 0.5
+    #: Prior belief about the police's share of the good side's strength (one third of the
+    #: weight for about a third of the good players), learned online from the games.
+    police_share: float = 1.0 / 3.0
+    police_share_sd: float = 0.2
     #: Variance added back (as a standard deviation per game) so a rating never freezes.
     drift_sd: float = 0.01
     #: Display: ``center + scale * skill``; 400/ln(10) makes 400 points a 10:1 edge of one
@@ -92,6 +100,8 @@ class RaterOptions:
                 raise RatingInputError(f"rater option {f.name!r} must be positive")
         if self.drift_sd < 0:
             raise RatingInputError("rater option 'drift_sd' must not be negative")
+        if not 0 < self.police_share < 1:
+            raise RatingInputError("rater option 'police_share' must be between 0 and 1")
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> RaterOptions:
@@ -112,6 +122,7 @@ class RaterState:
     players: tuple[tuple[str, tuple[float, ...]], ...]
     bias: tuple[float, float]
     table_bias: tuple[tuple[tuple[int, int], tuple[float, float]], ...]
+    police_share: tuple[float, float]
     games: int
 
 
@@ -126,7 +137,17 @@ class RatingPoint(NamedTuple):
 class Rater:
     """Online rating of Killer players; see the module docstring for the model."""
 
-    __slots__ = ("_bias", "_d2", "_games", "_new", "_opts", "_players", "_tables", "_tb0")
+    __slots__ = (
+        "_bias",
+        "_d2",
+        "_games",
+        "_new",
+        "_opts",
+        "_players",
+        "_share",
+        "_tables",
+        "_tb0",
+    )
 
     def __init__(self, options: RaterOptions | None = None) -> None:
         opts = options if options is not None else RaterOptions()
@@ -140,6 +161,7 @@ class Rater:
         self._players: dict[str, list[float]] = {}
         self._bias = [0.0, opts.bias_sd**2]
         self._tables: dict[tuple[int, int], list[float]] = {}
+        self._share = [opts.police_share, opts.police_share_sd**2]
         self._games = 0
 
     # -- replay and state ------------------------------------------------------------
@@ -174,6 +196,7 @@ class Rater:
             players=tuple((pid, tuple(s)) for pid, s in self._players.items()),
             bias=(self._bias[0], self._bias[1]),
             table_bias=tuple((k, (b[0], b[1])) for k, b in self._tables.items()),
+            police_share=(self._share[0], self._share[1]),
             games=self._games,
         )
 
@@ -184,6 +207,7 @@ class Rater:
         rater._players = {pid: list(s) for pid, s in state.players}
         rater._bias = list(state.bias)
         rater._tables = {k: list(b) for k, b in state.table_bias}
+        rater._share = list(state.police_share)
         rater._games = state.games
         return rater
 
@@ -208,6 +232,11 @@ class Rater:
         _, var = self._skill(player, role)
         return self._opts.scale * math.sqrt(var)
 
+    @property
+    def police_share(self) -> float:
+        """Learned share of the good side's strength that its police carry (0..1)."""
+        return self._share[0]
+
     def side_bias(self, players: int, killers: int) -> float:
         """Learned advantage of the good side at such a table, in logits (0 = even)."""
         table = self._tables.get((players, killers))
@@ -215,58 +244,72 @@ class Rater:
 
     # -- the model -------------------------------------------------------------------
 
-    def _gather(
-        self, seats: Seats, create: bool
-    ) -> tuple[float, float, int, int, list[list[float]], list[tuple[list[float], int]]]:
-        """Linear predictor ``bias + good avg - killer avg``, its variance, and the states.
+    def _gather(self, seats: Seats, create: bool) -> _Gathered:
+        """The game's linear predictor, its variance, and the seated players' states.
 
-        Newcomers are registered (when ``create``) only once the whole seat list is valid.
+        ``m = bias + w * police avg + (1 - w) * civilian avg - killer avg``, with ``w`` the
+        learned police share. Newcomers are registered (when ``create``) only once the whole
+        seat list is valid, so a rejected game leaves no trace.
         """
         if len(dict(seats)) != len(seats):
             raise RatingInputError(_duplicate(seats))
         players = self._players
         new = self._new
-        good_slot = _GOOD_SLOT
         killers: list[list[float]] = []
-        good: list[tuple[list[float], int]] = []
+        police: list[list[float]] = []
+        civs: list[list[float]] = []
         fresh: list[tuple[str, list[float]]] = []
-        gm = gv = km = kv = 0.0
-        try:
-            for pid, role in seats:
-                s = players.get(pid)
-                if s is None:
-                    s = new[:] if create else new
-                    fresh.append((pid, s))
-                if role == "killer":
-                    km += s[0] + s[2]
-                    kv += s[1] + s[3]
-                    killers.append(s)
-                else:
-                    j = good_slot[role]
-                    gm += s[0] + s[j]
-                    gv += s[1] + s[j + 1]
-                    good.append((s, j))
-        except (KeyError, TypeError):
-            raise RatingInputError(f"player {pid!r}: {_bad_role(role)}") from None
+        pm = pv = cm = cv = km = kv = 0.0
+        for pid, role in seats:
+            s = players.get(pid)
+            if s is None:
+                s = new[:] if create else new
+                fresh.append((pid, s))
+            if role == "killer":
+                km += s[0] + s[2]
+                kv += s[1] + s[3]
+                killers.append(s)
+            elif role == "civilian":
+                cm += s[0] + s[6]
+                cv += s[1] + s[7]
+                civs.append(s)
+            elif role == "police":
+                pm += s[0] + s[4]
+                pv += s[1] + s[5]
+                police.append(s)
+            else:
+                raise RatingInputError(f"player {pid!r}: {_bad_role(role)}")
         nk = len(killers)
-        ng = len(good)
-        if nk == 0 or ng == 0:
+        np_ = len(police)
+        nc = len(civs)
+        if nk == 0 or np_ + nc == 0:
             raise RatingInputError(
-                f"a game needs killers and good players; got {nk} killer(s) and {ng} good player(s)"
+                f"a game needs killers and good players; got {nk} killer(s) "
+                f"and {np_ + nc} good player(s)"
             )
         if create:
             for pid, fs in fresh:
                 players[pid] = fs
-        table = self._tables.get((nk + ng, nk))
+        table = self._tables.get((nk + np_ + nc, nk))
         tm, tv = (table[0], table[1]) if table is not None else (0.0, self._tb0)
         bias = self._bias
-        m = bias[0] + tm + gm / ng - km / nk
-        v = bias[1] + tv + gv / (ng * ng) + kv / (nk * nk)
-        return m, v, nk, ng, killers, good
+        if np_ and nc:
+            om, ov = self._share
+            x = pm / np_ - cm / nc
+            wp = om / np_
+            wc = (1.0 - om) / nc
+            tv += x * x * ov
+        else:  # no police (6-7 player tables) or, oddly, no civilians: a plain average
+            x = 0.0
+            wp = wc = 1.0 / (np_ + nc)
+        wk = 1.0 / nk
+        m = bias[0] + tm + wp * pm + wc * cm - wk * km
+        v = bias[1] + tv + wp * wp * pv + wc * wc * cv + wk * wk * kv
+        return m, v, x, (killers, -wk), (police, wp), (civs, wc), table
 
     def predict(self, seats: Seats) -> float:
         """Probability that the good side wins (a draw counts half). Never learns."""
-        m, v, _, _, _, _ = self._gather(seats, create=False)
+        m, v, *_ = self._gather(seats, create=False)
         return 1.0 / (1.0 + math.exp(-m / math.sqrt(1.0 + _PI_8 * v)))
 
     def update(self, seats: Seats, winner: str) -> float:
@@ -276,7 +319,7 @@ class Rater:
             raise RatingInputError(
                 f"unknown winner {winner!r}; expected one of {', '.join(WINNERS)}"
             )
-        m, v, nk, ng, killers, good = self._gather(seats, create=True)
+        m, v, x, killers, police, civs, table = self._gather(seats, create=True)
         k = 1.0 / math.sqrt(1.0 + _PI_8 * v)
         p = 1.0 / (1.0 + math.exp(-m * k))
         # Assumed-density filtering: g = d log Z / dm and h = -d2 log Z / dm2 of the
@@ -285,32 +328,28 @@ class Rater:
         g = k * (y - p)
         h = k * k * p * (1.0 - p)
         d2 = self._d2
-        step = -g / nk
-        shrink = h / (nk * nk)
-        for s in killers:
-            a = s[1]
-            c = s[3]
-            s[0] += a * step
-            s[1] = a * (1.0 - a * shrink) + d2
-            s[2] += c * step
-            s[3] = c * (1.0 - c * shrink)
-        step = g / ng
-        shrink = h / (ng * ng)
-        for s, j in good:
-            a = s[1]
-            s[0] += a * step
-            s[1] = a * (1.0 - a * shrink) + d2
-            c = s[j + 1]
-            s[j] += c * step
-            s[j + 1] = c * (1.0 - c * shrink)
+        for (group, w), j in ((killers, 2), (police, 4), (civs, 6)):
+            step = g * w
+            shrink = h * w * w
+            for s in group:
+                a = s[1]
+                s[0] += a * step
+                s[1] = a * (1.0 - a * shrink) + d2
+                c = s[j + 1]
+                s[j] += c * step
+                s[j + 1] = c * (1.0 - c * shrink)
+        if x:
+            # The police share's weight is the police-minus-civilians skill gap (linearised).
+            share = self._share
+            a = share[1]
+            share[0] += a * x * g
+            share[1] = a - a * a * x * x * h
         bias = self._bias
         a = bias[1]
         bias[0] += a * g
         bias[1] = a - a * a * h
-        key = (nk + ng, nk)
-        table = self._tables.get(key)
         if table is None:
-            table = self._tables[key] = [0.0, self._tb0]
+            table = self._tables[(len(seats), len(killers[0]))] = [0.0, self._tb0]
         a = table[1]
         table[0] += a * g
         table[1] = a - a * a * h

@@ -245,3 +245,24 @@ def test_property_winners_gain_losers_lose(seats: list[tuple[str, str]], winner:
     for pid, role in seats:
         won = (role == "killer") == (winner == "killers")
         assert (rater.rating(pid) > before[pid]) == won
+
+
+def test_tables_without_police_are_rated() -> None:
+    rater = Rater()
+    seats = [("a", "killer"), ("b", "killer"), *[(f"c{i}", "civilian") for i in range(5)]]
+    rater.update(seats, "good")
+    assert rater.rating("c0") > 1500.0 > rater.rating("a")
+    assert rater.police_share == RaterOptions().police_share
+
+
+def test_police_share_is_learned() -> None:
+    """When the better police always win, the police are given more of the good side's weight."""
+    rater = Rater()
+    rng = random.Random(11)
+    names = [f"p{i}" for i in range(40)]
+    for _ in range(3000):
+        seats = table(rng.sample(names, 12))
+        police = [int(pid[1:]) for pid, role in seats if role == "police"]
+        killers = [int(pid[1:]) for pid, role in seats if role == "killer"]
+        rater.update(seats, "good" if sum(police) > sum(killers) else "killers")
+    assert rater.police_share > RaterOptions().police_share + 0.1
