@@ -29,12 +29,15 @@ from engine.record import (
     Award,
     AwardKind,
     Ballot,
+    Day,
     GameRecord,
     LastWordsEntry,
+    Night,
     Role,
     Seat,
     Winner,
     dump_record,
+    parse_record,
 )
 from engine.rulesets import Ruleset, get_ruleset
 from engine.state import (
@@ -47,6 +50,7 @@ from engine.state import (
     Lot,
     NightAction,
     Surrender,
+    day_events,
 )
 from engine.validate import validate
 from games import permissions
@@ -494,3 +498,37 @@ def submit_sheet(actor: Any, game: Game, expected_revision: int | None) -> GameV
         if record is None:
             raise StepError(_("deal the cards first"))
         return submit_record(actor, game, record, GameVersion.Source.SHEET)
+
+
+def record_to_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """A KGR/1 record (with a log) as the sheet's steps, in the order the rules take them."""
+    rec = parse_record(record)
+    steps: list[dict[str, Any]] = [
+        {"type": "deal", "roles": {str(s.seat): s.role.value for s in rec.seats}}
+    ]
+    for phase in rec.log or ():
+        if isinstance(phase, Night):
+            steps.append({"type": "night", "kill": phase.kill, "check": phase.check})
+            continue
+        assert isinstance(phase, Day)
+        for e in day_events(phase):
+            if isinstance(e, Eject):
+                steps.append({"type": "eject", "seat": e.seat})
+            elif isinstance(e, Surrender):
+                steps.append({"type": "surrender", "seat": e.seat})
+            elif isinstance(e, Ballot):
+                steps.append({"type": "ballot", "votes": {str(v): t for v, t in e.votes}})
+            elif isinstance(e, Lot):
+                steps.append({"type": "lot", "seat": e.seat})
+            elif isinstance(e, Eliminate):
+                steps.append({"type": "eliminate", "seat": e.seat})
+            elif isinstance(e, LastWordsEntry):
+                steps.append({"type": "last_words", "seat": e.seat, "suspects": list(e.suspects)})
+    for a in rec.awards or ():
+        step: dict[str, Any] = {"type": "award", "seat": a.seat, "kind": a.kind.value}
+        if a.points is not None:
+            step["points"] = a.points
+        if a.reason is not None:
+            step["reason"] = a.reason
+        steps.append(step)
+    return steps
