@@ -37,7 +37,6 @@ from engine.seating.search import (
     anneal,
     fit_sizes,
     greedy_round,
-    meetings,
     objective,
     relabel,
     round_adjacency,
@@ -224,7 +223,7 @@ def draw_seating(
             score, method, assign, _ = min(polished, key=lambda c: (c[0], c[3]))
     report(0.9)
     warnings: list[str] = []
-    _check_avoid_met(problem, assign, weights, fixed)
+    _check_avoid_met(problem, assign, fixed)
     warnings.extend(_fixed_round_warnings(problem))
     rounds_idx = fixed_idx + [_tables_of(row) for row in assign]
     smallest = min(len(table) for rnd in rounds_idx for table in rnd)
@@ -438,7 +437,7 @@ def _adjust(
     return out
 
 
-def _check_avoid_met(problem: SeatingProblem, assign: IntArray, w: Weights, fixed: int) -> None:
+def _check_avoid_met(problem: SeatingProblem, assign: IntArray, fixed: int) -> None:
     """Raise naming the first avoid pair the draw still seats together."""
     index = {p: i for i, p in enumerate(problem.players)}
     for a, b in sorted(problem.avoid):
@@ -451,7 +450,6 @@ def _check_avoid_met(problem: SeatingProblem, assign: IntArray, w: Weights, fixe
                     f"in round {t}; too many avoid pairs for the tables available",
                     round=t,
                 )
-    del w
 
 
 def _fixed_round_warnings(problem: SeatingProblem) -> list[str]:
@@ -464,8 +462,3 @@ def _fixed_round_warnings(problem: SeatingProblem) -> list[str]:
                 if a in seated and b in seated:
                     out.append(f"fixed round {t} already seats {a} with {b}")
     return out
-
-
-def meetings_of(assign: IntArray, w: Weights) -> IntArray:
-    """λ of a draw in progress (fixed rounds included)."""
-    return meetings(assign, w.base)

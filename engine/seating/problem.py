@@ -7,7 +7,7 @@ and the search can work on integer indices without re-checking anything.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -89,6 +89,8 @@ def _pair(a: str, b: str) -> tuple[str, str]:
 class SeatingProblem:
     """One event's seating draw request.
 
+    Any collections may be passed; they are stored as tuples and frozensets.
+
     ``avoid`` pairs never share a table; ``absent`` maps a player to the 1-based rounds
     they miss; ``allowed_sizes`` restricts table sizes to those the ruleset has role
     counts for; ``clubs`` with ``club_apart_rounds`` keeps club-mates apart (softly) in
@@ -97,18 +99,18 @@ class SeatingProblem:
     into account.
     """
 
-    players: tuple[str, ...]
+    players: Sequence[str]
     rounds: int
     min_table: int = 8
     max_table: int = 16
     tables: int | None = None
-    avoid: frozenset[tuple[str, str]] = frozenset()
-    absent: Mapping[str, frozenset[int]] = field(default_factory=dict)
+    avoid: Collection[tuple[str, str]] = frozenset()
+    absent: Mapping[str, Set[int]] = field(default_factory=dict)
     seed: int = 0
-    allowed_sizes: frozenset[int] | None = None
+    allowed_sizes: Collection[int] | None = None
     clubs: Mapping[str, str] = field(default_factory=dict)
     club_apart_rounds: int = 0
-    fixed_rounds: tuple[tuple[tuple[str, ...], ...], ...] = ()
+    fixed_rounds: Sequence[Sequence[Sequence[str]]] = ()
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
