@@ -162,7 +162,12 @@ class RatingPoint(models.Model):
     a correction replays history from an old game.
     """
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_points")
+    # Foreign keys without database constraints: millions of derived rows are rewritten by
+    # COPY on a rebuild, and per-row constraint checks would dominate; the ORM still
+    # cascades deletes, and a rebuild restores everything from the records.
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="rating_points", db_constraint=False
+    )
     game_id = models.BigIntegerField()
     played_on = models.DateField()
     seat = models.PositiveSmallIntegerField()
@@ -173,9 +178,14 @@ class RatingPoint(models.Model):
     rating = models.FloatField()
     uncertainty = models.FloatField()
     event = models.ForeignKey(
-        Event, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        Event,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_constraint=False,
     )
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_constraint=False)
 
     class Meta:
         constraints = [
