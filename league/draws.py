@@ -270,7 +270,7 @@ def run_draw_job(job_id: int, *, limit: float | None = None) -> DrawJob:
 
     with transaction.atomic():
         job = (
-            DrawJob.objects.select_for_update()
+            DrawJob.objects.select_for_update(of=("self",))
             .select_related("event", "requested_by")
             .get(pk=job_id)
         )

@@ -82,7 +82,7 @@ def _require(allowed: bool) -> None:
 
 
 def _lock_event(event: Event) -> Event:
-    return Event.objects.select_for_update().select_related("club").get(pk=event.pk)
+    return Event.objects.select_for_update(of=("self",)).select_related("club").get(pk=event.pk)
 
 
 # --- event settings -----------------------------------------------------------------------
