@@ -162,6 +162,13 @@ def registrations(event: Event, query: str = "") -> QuerySet[Registration]:
     return qs.order_by("status", "player__display_name", "player__handle")
 
 
+def own_registration(user: Any, event: Event) -> Registration | None:
+    """The signed-in player's own registration for ``event``, if any."""
+    if not user.is_authenticated:
+        return None
+    return Registration.objects.filter(event=event, player__user=user).first()
+
+
 def registration_counts(event: Event) -> dict[str, int]:
     data = Registration.objects.filter(event=event).aggregate(
         registered=Count("pk", filter=Q(status="registered")),

@@ -519,6 +519,7 @@ def public_event(request: HttpRequest, club_slug: str, event_slug: str) -> HttpR
             "rounds": rounds,
             "schedule": schedule,
             "can_register": perms.can_register_self(request.user, event),
+            "my_registration": selectors.own_registration(request.user, event),
         },
     )
 

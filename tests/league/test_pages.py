@@ -127,3 +127,27 @@ def test_check_in_from_phone_list(organiser_client: tuple[Client, Any]) -> None:
     assert response.status_code == 302 and response["Location"].endswith("?q=x")
     reg.refresh_from_db()
     assert reg.checked_in_at is not None
+
+
+def test_player_registers_and_withdraws_on_the_public_page(client: Client) -> None:
+    from tests.league.factories import PlayerFactory, UserFactory
+
+    event = EventFactory()
+    user = UserFactory()
+    PlayerFactory(user=user)
+    client.force_login(user)
+    url = reverse("public-event", args=[event.club.slug, event.slug])
+    assert "Register me" in client.get(url).content.decode()
+    client.post(reverse("register-self", args=[event.club.slug, event.slug]))
+    page = client.get(url).content.decode()
+    assert "You are registered." in page
+    reg = Registration.objects.get(event=event, player__user=user)
+    response = client.post(reverse("registration-withdraw", args=[event.pk, reg.pk]))
+    assert response.status_code == 302 and response["Location"] == url
+    reg.refresh_from_db()
+    assert reg.status == "withdrawn"
+
+
+def test_admin_lists_league_models(admin_client: Client) -> None:
+    for model in ("club", "player", "referee", "event", "auditentry"):
+        assert admin_client.get(f"/admin/league/{model}/").status_code == 200
