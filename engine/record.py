@@ -655,22 +655,24 @@ def read_record(obj: Any) -> tuple[GameRecord | None, list[Violation]]:
 
     ``obj`` is the parsed JSON value, or JSON text (duplicate keys are then detected too).
     """
-    if type(obj) is dict:
-        fast = _read_fast(obj)
-        if fast is not None:
-            return fast, []
-    r = _Reader()
     if isinstance(obj, str | bytes):
         try:
             obj = loads(obj)
         except json.JSONDecodeError as e:
-            r.bad(
-                "record.json",
-                "setup",
-                "$",
-                f"not JSON: {e.msg} at line {e.lineno} column {e.colno}",
-            )
-            return None, r.problems
+            where = f"line {e.lineno} column {e.colno}"
+            return None, [Violation("record.json", "setup", f"$: not JSON: {e.msg} at {where}")]
+        except (ValueError, RecursionError) as e:
+            return None, [Violation("record.json", "setup", f"$: not JSON: {e}")]
+    if type(obj) is dict:
+        fast = _read_fast(obj)
+        if fast is not None:
+            return fast, []
+    return _read_slow(obj)
+
+
+def _read_slow(obj: Any) -> tuple[GameRecord | None, list[Violation]]:
+    """The full reader: walks everything and explains each problem."""
+    r = _Reader()
     if not r.obj(obj, "setup", "$", frozenset({"format", "ruleset", "seats"}), _TOP_KEYS):
         return None, r.problems
     if "format" in obj and obj["format"] != FORMAT:

@@ -17,6 +17,8 @@ from engine.record import (
     Role,
     RulesetOverride,
     Winner,
+    _read_fast,
+    _read_slow,
     dump_record,
     parse_record,
     read_record,
@@ -198,3 +200,18 @@ def test_any_damage_is_reported_never_raised(seed: int, data: st.DataObject) -> 
         verdict = validate(value)
         where = {v.where.split()[0] for v in verdict.violations}
         assert where <= {"setup", "night", "day", "awards", "result"}
+
+
+@settings(max_examples=120, derandomize=True, deadline=None)
+@given(st.integers(0, 500), st.data())
+def test_fast_and_full_readers_agree(seed: int, data: st.DataObject) -> None:
+    """The fast path is only a shortcut: whenever it reads a record, the full reader agrees."""
+    record = simulate_game(("classic", "mainstream", "civilian-draw")[seed % 3], 11, seed)
+    path = data.draw(st.sampled_from(_paths(record)[1:]))
+    parent = record
+    for key in path[:-1]:
+        parent = parent[key]
+    parent[path[-1]] = data.draw(JSON)
+    fast = _read_fast(record)
+    if fast is not None:
+        assert _read_slow(record) == (fast, [])
