@@ -412,3 +412,4 @@ class AuditEntry(models.Model):
 
 
 from league import results_models  # noqa: E402, F401  (standings/ratings read tables)
+from league.profile_models import Preferences  # noqa: E402, F401  (language preference)
