@@ -17,27 +17,27 @@ from league.models import (
 )
 
 
-class OrganiserInline(admin.TabularInline):
+class OrganiserInline(admin.TabularInline):  # type: ignore[type-arg]
     model = ClubOrganiser
     extra = 1
     autocomplete_fields = ["user"]
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ["name", "slug", "city"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [OrganiserInline]
 
 
-class MembershipInline(admin.TabularInline):
+class MembershipInline(admin.TabularInline):  # type: ignore[type-arg]
     model = Membership
     extra = 0
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ["display_name", "handle", "user"]
     search_fields = ["display_name", "handle"]
     raw_id_fields = ["user"]
@@ -45,13 +45,13 @@ class PlayerAdmin(admin.ModelAdmin):
 
 
 @admin.register(Referee)
-class RefereeAdmin(admin.ModelAdmin):
+class RefereeAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ["__str__", "club", "grade"]
     raw_id_fields = ["user"]
 
 
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     """Read here; change events on the organiser pages (they go through the services)."""
 
     list_display = ["name", "club", "starts_on", "status"]
@@ -66,7 +66,7 @@ class EventAdmin(admin.ModelAdmin):
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ["at", "actor", "action", "target_type", "target_id", "event"]
     list_filter = ["action"]
 

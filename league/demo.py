@@ -170,7 +170,7 @@ def seed_league() -> list[str]:
         players[0].save(update_fields=["user"])
 
     event_day = today + dt.timedelta(days=3)
-    first = timezone.make_aware(dt.datetime.combine(event_day, dt.time(10, 0)))
+    round1 = timezone.make_aware(dt.datetime.combine(event_day, dt.time(10, 0)))
     event = services.create_event(
         organiser,
         club,
@@ -181,7 +181,7 @@ def seed_league() -> list[str]:
         ends_on=event_day,
         season=season,
         registration_opens=timezone.now() - dt.timedelta(days=7),
-        registration_closes=first,
+        registration_closes=round1,
         rounds_count=4,
         min_table=8,
         max_table=12,
@@ -193,7 +193,7 @@ def seed_league() -> list[str]:
             "night1-deaths",
             "lots",
         ],
-        round_starts=[first + dt.timedelta(minutes=100 * i) for i in range(4)],
+        round_starts=[round1 + dt.timedelta(minutes=100 * i) for i in range(4)],
         staff=[staff],
         referees=referees,
     )
