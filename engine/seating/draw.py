@@ -150,7 +150,8 @@ def draw_seating(
     def out_of_time() -> bool:
         if time.perf_counter() >= deadline:
             cut_short[0] = True
-        return cut_short[0]
+            return True
+        return False
 
     def report(fraction: float) -> None:
         if progress is not None:
@@ -216,7 +217,7 @@ def draw_seating(
                     bounds.repeats,
                     rng,
                     len(starts),
-                    _stopper(until, out_of_time),
+                    _stopper(until, out_of_time, cut_short),
                     _scaled(report, 0.1 + 0.8 * i / len(starts), 0.8 / len(starts)),
                 )
                 polished.append((score, name, start, count))
@@ -257,8 +258,18 @@ def draw_seating(
     return SeatingDraw(problem, rounds, metrics, method, tuple(warnings))
 
 
-def _stopper(until: float, out_of_time: Callable[[], bool]) -> Callable[[], bool]:
-    return lambda: time.perf_counter() >= until or out_of_time()
+def _stopper(
+    until: float, out_of_time: Callable[[], bool], cut_short: list[bool]
+) -> Callable[[], bool]:
+    """Stop at this start's share of the time; running out of it counts as cut short."""
+
+    def stop() -> bool:
+        if time.perf_counter() >= until:
+            cut_short[0] = True
+            return True
+        return out_of_time()
+
+    return stop
 
 
 def _scaled(report: Callable[[float], None], at: float, width: float) -> Callable[[float], None]:
@@ -286,7 +297,7 @@ def _polish(
         assign,
         tables,
         w,
-        iterations=opts.iterations // share,
+        iterations=_tabu_budget(opts.iterations, len(assign[0])) // share,
         tenure=opts.tabu_tenure,
         target=target,
         rng=rng,
@@ -294,6 +305,12 @@ def _polish(
         progress=lambda f: report(0.3 + 0.7 * f),
     )
     return score, f"{name} + tabu search", assign
+
+
+def _tabu_budget(iterations: int, players: int) -> int:
+    """Tabu iterations for this event: each costs ~players², so the budget (set for
+    events of up to 130 players) shrinks for larger ones to keep the time alike."""
+    return iterations if players <= 130 else iterations * 130**2 // players**2
 
 
 def _tables(assign: IntArray) -> int:

@@ -49,13 +49,14 @@ class SearchOptions:
     """Effort of the draw: the same options and seed always give the same draw.
 
     ``anneal_moves`` is the annealing budget (single swaps) spent on a draw no design
-    gave; ``iterations`` the tabu budget (whole-round best swaps) that polishes every
-    draw short of its bound; ``time_limit`` passed to :func:`draw_seating` only cuts
+    gave; ``iterations`` the tabu budget (whole-round best swaps, for events of up to 130
+    players; larger ones get proportionally fewer as each costs more) that polishes
+    every draw short of its bound; ``time_limit`` passed to :func:`draw_seating` only cuts
     them short on a slow machine.
     """
 
-    anneal_moves: int = 400_000
-    iterations: int = 6000
+    anneal_moves: int = 300_000
+    iterations: int = 3000
     tabu_tenure: int = 12
     relabel_iterations: int = 4000
     avoid_weight: int = 100_000
