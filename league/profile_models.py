@@ -7,7 +7,10 @@ that the language preference, set by the switcher and applied by
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
+from django.contrib.auth.signals import user_logged_in
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -33,3 +36,30 @@ class Preferences(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} · {self.language or '-'}"
+
+
+#: The session key holding the signed-in user's preferred language ("" when none).
+SESSION_KEY = "tianhei_language"
+
+
+def preferred_language(user: object) -> str:
+    """The user's saved language, or "" (follow the cookie, then the browser)."""
+    pk = getattr(user, "pk", None)
+    if pk is None:
+        return ""
+    return Preferences.objects.filter(user_id=pk).values_list("language", flat=True).first() or ""
+
+
+def save_language(user: Any, language: str) -> None:
+    """Remember ``language`` as the user's preference (one upsert)."""
+    Preferences.objects.update_or_create(user_id=user.pk, defaults={"language": language})
+
+
+def _remember_on_login(sender: object, request: object, user: object, **kwargs: object) -> None:
+    """Copy the preference into the session at login, so pages need no extra query."""
+    session = getattr(request, "session", None)
+    if session is not None:
+        session[SESSION_KEY] = preferred_language(user)
+
+
+user_logged_in.connect(_remember_on_login, dispatch_uid="tianhei-language-on-login")
