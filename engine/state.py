@@ -162,10 +162,44 @@ def _seats(seats: Iterable[int]) -> str:
     return "seat " + str(s[0]) if len(s) == 1 else "seats " + ", ".join(map(str, s))
 
 
+def check_setup(rules: Ruleset, seats: Sequence[Seat]) -> list[Violation]:
+    """The deal against the ruleset: seats 1..N once each, one seat a player, the cards."""
+    n = len(seats)
+    if sorted(s.seat for s in seats) != list(range(1, n + 1)):
+        return [Violation("setup.seats", "setup", f"setup: seats must be 1..{n}, each once")]
+    if len({s.player for s in seats}) != n:
+        return [Violation("setup.duplicate_player", "setup", "setup: a player holds two seats")]
+    counts = rules.role_counts(n)
+    if counts is None:
+        lo, hi = rules.players
+        return [
+            Violation(
+                "setup.players", "setup", f"setup: {n} seat(s), but {rules.id} seats {lo}–{hi}"
+            )
+        ]
+    held = tuple(sum(1 for s in seats if s.role is r) for r in Role)
+    if held != counts:
+        return [
+            Violation(
+                "setup.role_counts",
+                "setup",
+                f"setup: {n} players under {rules.id} deal {counts[0]} killers, {counts[1]} "
+                f"police, {counts[2]} civilians; the seats hold {held[0]}, {held[1]}, {held[2]}",
+            )
+        ]
+    return []
+
+
 class GameState:
     """A game in play under one ruleset; see the module docstring."""
 
-    def __init__(self, ruleset: Ruleset, seats: Sequence[Seat]) -> None:
+    def __init__(self, ruleset: Ruleset, seats: Sequence[Seat], *, lenient: bool = False) -> None:
+        """Deal ``seats`` under ``ruleset``; a bad deal raises unless ``lenient`` (a replay
+        that has already reported it)."""
+        if not lenient:
+            bad = check_setup(ruleset, seats)
+            if bad:
+                raise IllegalEventError(bad)
         self.rules = ruleset
         self.seats = tuple(sorted(seats, key=lambda s: s.seat))
         self.n = len(self.seats)
@@ -347,7 +381,10 @@ class GameState:
         Nothing is played after the game's end or for an event out of place; otherwise the
         lenient mode plays what the record declares, as the table did.
         """
-        check, commit = _HANDLERS[type(event)]
+        handlers = _HANDLERS.get(type(event))
+        if handlers is None:
+            raise TypeError(f"not a game event: {event!r}")
+        check, commit = handlers
         found = check(self, event)
         if found:
             if strict:

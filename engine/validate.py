@@ -24,7 +24,7 @@ from engine.record import (
     phase_label,
     read_record,
 )
-from engine.state import Death, GameState, day_events
+from engine.state import Death, GameState, check_setup, day_events
 
 __all__ = [
     "Outcome",
@@ -98,33 +98,6 @@ def _status(raw: Any, record: GameRecord | None) -> Status:
     return Status.FINISHED if has_log else Status.RESULT_ONLY
 
 
-def _check_setup(record: GameRecord) -> list[Violation]:
-    rules, n = record.rules, record.n_players
-    counts = rules.role_counts(n)
-    if counts is None:
-        lo, hi = rules.players
-        return [
-            Violation(
-                "setup.players",
-                "setup",
-                f"setup: {n} seat(s), but {rules.id} seats {lo}–{hi} players",
-            )
-        ]
-    held = tuple(
-        sum(1 for s in record.seats if s.role == r) for r in ("killer", "police", "civilian")
-    )
-    if held != counts:
-        return [
-            Violation(
-                "setup.role_counts",
-                "setup",
-                f"setup: {n} players under {rules.id} deal {counts[0]} killers, {counts[1]} "
-                f"police, {counts[2]} civilians; the seats hold {held[0]}, {held[1]}, {held[2]}",
-            )
-        ]
-    return []
-
-
 def _check_awards(record: GameRecord) -> list[Violation]:
     found = []
     for i, a in enumerate(record.awards or ()):
@@ -158,7 +131,7 @@ def _check_awards(record: GameRecord) -> list[Violation]:
 
 def _replay(record: GameRecord, found: list[Violation]) -> tuple[GameState, bool]:
     """Replay the log; False when the replay had to stop (phase out of order, play after end)."""
-    state = GameState(record.rules, record.seats)
+    state = GameState(record.rules, record.seats, lenient=True)
     for i, phase in enumerate(record.log or ()):
         if state.winner is not None and not (
             isinstance(phase, Day) and phase.n == state.round and not state.day_touched
@@ -210,7 +183,7 @@ def validate(record: GameRecord | Mapping[str, Any] | str | bytes, strict: bool 
     status = _status(raw, rec)
     outcome = Outcome()
     if rec is not None:
-        found += _check_setup(rec)
+        found += check_setup(rec.rules, rec.seats)
         if rec.log is None:
             outcome = Outcome(winner=rec.result)
         elif not any(v.code == "setup.seats" for v in found):

@@ -200,3 +200,15 @@ def test_live_play_and_validation_agree(spec: Any, name: str, seed: int) -> None
     in_log = [v for v in validate(record).violations if v.where not in ("result", "awards")]
     assert refused, f"{name}: live play accepted what validation rejects: {in_log}"
     assert in_log[: len(refused)] == list(refused)
+
+
+def test_a_bad_deal_is_refused_like_a_bad_record() -> None:
+    with pytest.raises(IllegalEventError) as err:
+        GameState(RULESETS["classic"], [*CLASSIC8[:7], Seat(8, "p8", Role.KILLER)])
+    assert (err.value.code, err.value.where) == ("setup.role_counts", "setup")
+    with pytest.raises(IllegalEventError, match=r"setup\.players"):
+        GameState(RULESETS["majority"], CLASSIC8)
+    with pytest.raises(IllegalEventError, match=r"setup\.seats"):
+        GameState(RULESETS["classic"], [*CLASSIC8[:7], Seat(9, "p9", Role.CIVILIAN)])
+    with pytest.raises(TypeError, match="not a game event"):
+        state().apply("kill 3")  # type: ignore[arg-type]
