@@ -218,7 +218,7 @@ def _dec(value: Decimal) -> str:
     return format_points(value)
 
 
-def recompute_event(event_id: int, force: bool = False) -> EventReport:
+def recompute_event(event_id: int, force: bool = False, season: bool = True) -> EventReport:
     """Score the event's released games with its profile, rank them by its ladder and
     write the standings (and its season's totals) if anything changed (``force``: write
     them anyway, as a rebuild does)."""
@@ -300,6 +300,11 @@ def recompute_event(event_id: int, force: bool = False) -> EventReport:
         if not report.changed and not state.stale:
             return report
         if report.changed:
+            before = set(
+                EventStanding.objects.filter(event_id=event_id, player__isnull=False).values_list(
+                    "player_id", flat=True
+                )
+            )
             EventStanding.objects.filter(event_id=event_id).delete()
             EventStanding.objects.bulk_create(
                 [EventStanding(event_id=event_id, **r) for r in rows], batch_size=1000
@@ -311,8 +316,9 @@ def recompute_event(event_id: int, force: bool = False) -> EventReport:
             state.games = len(versions)
             state.players = len(rows)
             state.warnings = warnings
-            if event.season_id is not None:
-                recompute_season(event.season_id)
+            if season and event.season_id is not None:
+                players = before | {r["player_id"] for r in rows if r["player_id"] is not None}
+                recompute_season(event.season_id, players)
         state.stale = False
         state.stale_since = None
         state.computed_at = timezone.now()
@@ -320,21 +326,24 @@ def recompute_event(event_id: int, force: bool = False) -> EventReport:
     return report
 
 
-def recompute_season(season_id: int) -> None:
-    """A season's per-player totals over its events' standings (inside the caller's
-    transaction; the season row is locked so two events do not write it at once)."""
+def recompute_season(season_id: int, players: Iterable[int] | None = None) -> None:
+    """A season's per-player totals over its events' standings, for ``players`` (None:
+    everybody). Runs in the caller's transaction; the season row is locked so that two
+    events of the season do not write it at once."""
     Season.objects.select_for_update().filter(pk=season_id).first()
-    totals = (
-        EventStanding.objects.filter(event__season_id=season_id, player__isnull=False)
-        .values("player_id")
-        .annotate(
-            n_events=Count("event_id"),
-            n_games=Sum("games"),
-            n_wins=Sum("wins"),
-            total=Sum("points"),
-        )
+    rows = EventStanding.objects.filter(event__season_id=season_id, player__isnull=False)
+    old = SeasonStanding.objects.filter(season_id=season_id)
+    if players is not None:
+        ids = list(players)
+        rows = rows.filter(player_id__in=ids)
+        old = old.filter(player_id__in=ids)
+    totals = rows.values("player_id").annotate(
+        n_events=Count("event_id"),
+        n_games=Sum("games"),
+        n_wins=Sum("wins"),
+        total=Sum("points"),
     )
-    SeasonStanding.objects.filter(season_id=season_id).delete()
+    old.delete()
     SeasonStanding.objects.bulk_create(
         [
             SeasonStanding(
@@ -432,8 +441,27 @@ def _stored_games(after: Key | None) -> list[RatedGame]:
 
 
 def _lock_ledger() -> RatingsLedger:
+    """Lock the ratings (until the end of the transaction). Ratings are derived and
+    rebuildable, so on PostgreSQL the commit does not wait for the WAL flush."""
     RatingsLedger.objects.get_or_create(pk=1)
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
     return RatingsLedger.objects.select_for_update().get(pk=1)
+
+
+def _empty(*models: Any) -> None:
+    """Delete every row of ``models`` (TRUNCATE on PostgreSQL: transactional there)."""
+    if connection.vendor == "postgresql":
+        tables = ", ".join(connection.ops.quote_name(m._meta.db_table) for m in models)
+        with connection.cursor() as cursor:
+            # Deferred foreign-key checks pending in this transaction would forbid it.
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            cursor.execute(f"TRUNCATE {tables}")
+            cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+        return
+    for model in models:
+        model.objects.all().delete()
 
 
 def update_ratings(game_ids: Iterable[int]) -> RatingsReport:
@@ -500,7 +528,8 @@ def _replay(start: Key | None, changed: dict[int, RatedGame | None]) -> RatingsR
         rater = Rater()
         ck_key = None
         base = 0
-    games = [g for g in _stored_games(ck_key) if g.game_id not in changed]
+    stored = _stored_games(ck_key) if start is not None else []
+    games = [g for g in stored if g.game_id not in changed]
     games.extend(g for g in changed.values() if g is not None)
     games.sort(key=lambda g: g.key)
 
@@ -511,8 +540,7 @@ def _replay(start: Key | None, changed: dict[int, RatedGame | None]) -> RatingsR
     # Forget everything from the start on; it is written again below.
     RaterCheckpoint.objects.filter(games__gt=base).delete()
     if start is None:
-        RatingPoint.objects.all().delete()
-        ScoredGame.objects.all().delete()
+        _empty(RatingPoint, ScoredGame)
     else:
         RatingPoint.objects.filter(_after(start, strict=False)).delete()
         ScoredGame.objects.filter(_after(start, strict=False)).delete()
@@ -630,7 +658,7 @@ def _write_player_ratings(rater: Rater, players: set[int] | None) -> None:
         ):
             last[pid] = (gid, day)
     if players is None:
-        PlayerRating.objects.all().delete()
+        _empty(PlayerRating)
     else:
         PlayerRating.objects.filter(player_id__in=list(players)).delete()
     rows = []
@@ -807,7 +835,15 @@ def rebuild_all(events: bool = True, ratings: bool = True) -> RebuildReport:
         )
         EventResults.objects.exclude(event_id__in=ids).update(stale=True)
         for event_id in ids:
-            recompute_event(event_id, force=True)
+            recompute_event(event_id, force=True, season=False)
+        with transaction.atomic():
+            SeasonStanding.objects.exclude(
+                season_id__in=Event.objects.filter(pk__in=ids).values("season_id")
+            ).delete()
+            for season_id in (
+                Season.objects.filter(events__pk__in=ids).distinct().values_list("pk", flat=True)
+            ):
+                recompute_season(season_id)
         # Events without released games: no rows.
         EventStanding.objects.exclude(event_id__in=ids).delete()
         EventResults.objects.exclude(event_id__in=ids).delete()
