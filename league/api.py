@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
@@ -23,7 +24,17 @@ from league import permissions as perms
 from league import selectors, services
 from league import serializers as s
 from league.errors import CsvImportError, LeagueError
-from league.models import Club, DrawJob, Event, Player, Referee, Registration, Round, Table
+from league.models import (
+    Club,
+    DrawJob,
+    Event,
+    League,
+    Player,
+    Referee,
+    Registration,
+    Round,
+    Table,
+)
 from league.selectors import measures_as_dict
 
 
@@ -94,6 +105,23 @@ class PlayerViewSet(
         data = _valid(s.PlayerInputSerializer, request)
         player = services.create_player(request.user, **data)
         return Response(s.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+class LeagueViewSet(viewsets.ReadOnlyModelViewSet[League]):
+    """Leagues and their seasons."""
+
+    queryset = League.objects.select_related("club").prefetch_related("seasons").order_by("name")
+    serializer_class = s.LeagueSerializer
+    permission_classes = [AllowAny]
+    lookup_field = "slug"
+
+
+def _player(handle: str) -> Player:
+    handle = handle.strip().lstrip("@").lower()
+    player = Player.objects.filter(handle=handle).first()
+    if player is None:
+        raise LeagueError(_("No player @%(handle)s.") % {"handle": handle}, code="unknown_player")
+    return player
 
 
 class DrawJobViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[DrawJob]):
@@ -353,7 +381,7 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
         handles = [data[k].strip().lstrip("@").lower() for k in ("a", "b")]
         players = {p.handle: p for p in Player.objects.filter(handle__in=handles)}
         if len(players) != 2:
-            raise LeagueError("Give the handles of two different players.", code="players")
+            raise LeagueError(_("Give the handles of two different players."), code="players")
         services.swap_players(
             request.user, self._round(event, number), players[handles[0]], players[handles[1]]
         )
@@ -373,6 +401,63 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
         referee = get_object_or_404(Referee, pk=data["referee"]) if data["referee"] else None
         services.move_referee(request.user, table, referee)
         return self._round_body(request, pk, number)
+
+    # --- conflicts ------------------------------------------------------------------------
+
+    @extend_schema(methods=["get"], responses=s.PlayerConflictSerializer(many=True))
+    @extend_schema(
+        methods=["post"],
+        request=s.PlayerConflictInputSerializer,
+        responses={201: s.PlayerConflictSerializer, **EVENT_ERRORS},
+    )
+    @action(detail=True, methods=["get", "post"])
+    def conflicts(self, request: Request, pk: str) -> Response:
+        """Players who must never share a table in this event."""
+        event = self._event(perms.can_staff_event)
+        if request.method == "GET":
+            players, _refs = selectors.event_conflicts(event)
+            return Response(s.PlayerConflictSerializer(players, many=True).data)
+        data = _valid(s.PlayerConflictInputSerializer, request)
+        conflict = services.declare_player_conflict(
+            request.user, event, _player(data["a"]), _player(data["b"]), data["reason"]
+        )
+        return Response(s.PlayerConflictSerializer(conflict).data, status=201)
+
+    @extend_schema(methods=["get"], responses=s.RefereeConflictSerializer(many=True))
+    @extend_schema(
+        methods=["post"],
+        request=s.RefereeConflictInputSerializer,
+        responses={201: s.RefereeConflictSerializer, **EVENT_ERRORS},
+    )
+    @action(detail=True, methods=["get", "post"], url_path="referee-conflicts")
+    def referee_conflicts(self, request: Request, pk: str) -> Response:
+        """Declared referee conflicts touching this event (own-club ones apply anyway)."""
+        event = self._event(perms.can_staff_event)
+        if request.method == "GET":
+            _players, refs = selectors.event_conflicts(event)
+            return Response(s.RefereeConflictSerializer(refs, many=True).data)
+        data = _valid(s.RefereeConflictInputSerializer, request)
+        referee = get_object_or_404(event.referees.all(), pk=data["referee"])
+        conflict = services.declare_referee_conflict(
+            request.user, event, referee, _player(data["player"]), data["reason"]
+        )
+        return Response(s.RefereeConflictSerializer(conflict).data, status=201)
+
+    @extend_schema(request=None, responses={204: None, **EVENT_ERRORS})
+    @action(
+        detail=True,
+        methods=["delete"],
+        url_path=r"(?P<kind>conflicts|referee-conflicts)/(?P<conflict_pk>\d+)",
+    )
+    def remove_conflict(self, request: Request, pk: str, kind: str, conflict_pk: str) -> Response:
+        event = self._event(perms.can_manage_event)
+        players, refs = selectors.event_conflicts(event)
+        pool: list[Any] = list(players) if kind == "conflicts" else list(refs)
+        conflict = next((c for c in pool if c.pk == int(conflict_pk)), None)
+        if conflict is None:
+            raise Http404
+        services.remove_conflict(request.user, event, conflict)
+        return Response(status=204)
 
     @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT, **EVENT_ERRORS})
     @action(detail=True, methods=["post"], url_path="assign-referees")

@@ -9,6 +9,7 @@ router = SimpleRouter()
 router.register("clubs", api.ClubViewSet, basename="club")
 router.register("players", api.PlayerViewSet, basename="player")
 router.register("events", api.EventViewSet, basename="event")
+router.register("leagues", api.LeagueViewSet, basename="league")
 router.register("draw-jobs", api.DrawJobViewSet, basename="drawjob")
 
 urlpatterns: list[URLPattern | URLResolver] = [

@@ -191,6 +191,16 @@ def avoid_pairs(event: Event) -> set[tuple[int, int]]:
     }
 
 
+def event_conflicts(event: Event) -> tuple[list[PlayerConflict], list[RefereeConflict]]:
+    """Declared player pairs of ``event``, and referee conflicts touching its players."""
+    players = PlayerConflict.objects.filter(event=event).select_related("player_a", "player_b")
+    registered = Registration.objects.filter(event=event).values("player_id")
+    refs = RefereeConflict.objects.filter(
+        referee__in=event.referees.all(), player_id__in=registered
+    ).select_related("referee__user", "player")
+    return list(players), list(refs)
+
+
 def current_clubs(player_ids: Iterable[int]) -> dict[int, int]:
     """Each player's current club (the most recent open membership)."""
     out: dict[int, int] = {}

@@ -7,7 +7,21 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
-from league.models import Club, DrawJob, Event, Player, Referee, Registration, Round, Seat, Table
+from league.models import (
+    Club,
+    DrawJob,
+    Event,
+    League,
+    Player,
+    PlayerConflict,
+    Referee,
+    RefereeConflict,
+    Registration,
+    Round,
+    Season,
+    Seat,
+    Table,
+)
 
 # --- outputs --------------------------------------------------------------------------------
 
@@ -146,6 +160,39 @@ class ErrorSerializer(serializers.Serializer[Any]):
     problems = serializers.ListField(child=serializers.DictField(), required=False)
 
 
+class PlayerConflictSerializer(serializers.ModelSerializer[PlayerConflict]):
+    player_a = PlayerSerializer(read_only=True)
+    player_b = PlayerSerializer(read_only=True)
+
+    class Meta:
+        model = PlayerConflict
+        fields = ["id", "player_a", "player_b", "reason"]
+
+
+class RefereeConflictSerializer(serializers.ModelSerializer[RefereeConflict]):
+    referee = RefereeSerializer(read_only=True)
+    player = PlayerSerializer(read_only=True)
+
+    class Meta:
+        model = RefereeConflict
+        fields = ["id", "referee", "player", "reason"]
+
+
+class SeasonSerializer(serializers.ModelSerializer[Season]):
+    class Meta:
+        model = Season
+        fields = ["id", "name", "starts_on", "ends_on"]
+
+
+class LeagueSerializer(serializers.ModelSerializer[League]):
+    club: Any = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    seasons = SeasonSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = League
+        fields = ["id", "name", "slug", "club", "seasons"]
+
+
 # --- inputs ---------------------------------------------------------------------------------
 
 
@@ -240,3 +287,15 @@ class PlayerInputSerializer(serializers.Serializer[Any]):
     club = serializers.SlugRelatedField(
         slug_field="slug", queryset=Club.objects.all(), required=False, allow_null=True
     )
+
+
+class PlayerConflictInputSerializer(serializers.Serializer[Any]):
+    a = serializers.CharField(help_text="handle")
+    b = serializers.CharField(help_text="handle")
+    reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+
+
+class RefereeConflictInputSerializer(serializers.Serializer[Any]):
+    referee = serializers.IntegerField(help_text="referee id (listed for the event)")
+    player = serializers.CharField(help_text="handle")
+    reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")

@@ -16,7 +16,7 @@ import logging
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
@@ -35,6 +35,7 @@ from league.models import (
     Event,
     Membership,
     Player,
+    PlayerConflict,
     Referee,
     RefereeConflict,
     Registration,
@@ -627,6 +628,7 @@ def request_draw(
             % {"n": later[0]},
             code="later_drawn",
         )
+    _expire_stale_jobs(event)
     if DrawJob.objects.filter(event=event, status__in=["queued", "running"]).exists():
         raise LeagueError(_("A draw is already running for this event."), code="busy")
     job = DrawJob.objects.create(
@@ -649,6 +651,24 @@ def request_draw(
     job_id = job.pk
     transaction.on_commit(lambda: run_draw_job.delay(job_id))
     return job
+
+
+#: A queued or running draw older than this was lost (a worker died); it may be restarted.
+STALE_DRAW_AFTER = timedelta(minutes=15)
+
+
+def _expire_stale_jobs(event: Event) -> None:
+    stale = DrawJob.objects.filter(
+        event=event,
+        status__in=["queued", "running"],
+        created_at__lt=timezone.now() - STALE_DRAW_AFTER,
+    )
+    for job in stale:
+        job.status = DrawJob.Status.FAILED
+        job.error = _("The draw stopped without finishing; start it again.")
+        job.finished_at = timezone.now()
+        job.save(update_fields=["status", "error", "finished_at"])
+        audit(None, "draw.expired", job, event=event)
 
 
 def _editable_round(actor: Any, rnd: Round) -> Round:
@@ -796,6 +816,35 @@ def assign_referees(actor: Any, event: Event, *, seed: int | None = None) -> int
     count = draws.reassign_referees(event, seed=secrets.randbelow(2**31) if seed is None else seed)
     audit(actor, "draw.referees", event, event=event, rounds=count)
     return count
+
+
+@transaction.atomic
+def declare_player_conflict(
+    actor: Any, event: Event, a: Player, b: Player, reason: str = ""
+) -> PlayerConflict:
+    """Two players who must never share a table in ``event`` (the draw respects it)."""
+    _require(perms.can_manage_event(actor, event))
+    _lock_event(event)
+    if a.pk == b.pk:
+        raise LeagueError(_("Name two different players."), code="same_player")
+    lo, hi = sorted((a, b), key=lambda p: p.pk)
+    try:
+        with transaction.atomic():
+            conflict = PlayerConflict.objects.create(
+                event=event, player_a=lo, player_b=hi, reason=reason
+            )
+    except IntegrityError:
+        raise LeagueError(_("This conflict is already declared."), code="exists") from None
+    audit(actor, "player.conflict", conflict, event=event, players=[a.handle, b.handle])
+    return conflict
+
+
+@transaction.atomic
+def remove_conflict(actor: Any, event: Event, conflict: PlayerConflict | RefereeConflict) -> None:
+    _require(perms.can_manage_event(actor, event))
+    _lock_event(event)
+    audit(actor, "conflict.remove", conflict, event=event)
+    conflict.delete()
 
 
 @transaction.atomic

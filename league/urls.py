@@ -55,6 +55,13 @@ urlpatterns = [
         views.table_referee,
         name="table-referee",
     ),
+    path("manage/events/<int:pk>/conflicts/", views.conflicts, name="event-conflicts"),
+    path("manage/events/<int:pk>/conflicts/add/", views.conflict_add, name="conflict-add"),
+    path(
+        "manage/events/<int:pk>/conflicts/<str:kind>/<int:conflict_pk>/remove/",
+        views.conflict_remove,
+        name="conflict-remove",
+    ),
     path("manage/events/<int:pk>/sheets/tables/", views.sheet_tables, name="sheet-tables"),
     path("manage/events/<int:pk>/sheets/players/", views.sheet_players, name="sheet-players"),
     # public

@@ -405,6 +405,69 @@ def referees_assign(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("event-draw", pk=pk)
 
 
+@login_first
+def conflicts(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for(request, pk, perms.can_staff_event)
+    players, referees = selectors.event_conflicts(event)
+    return render(
+        request,
+        "league/conflicts.html",
+        {
+            "event": event,
+            "player_conflicts": players,
+            "referee_conflicts": referees,
+            "referees": event.referees.select_related("user"),
+            "can_manage": perms.can_manage_event(request.user, event),
+        },
+    )
+
+
+def _player_by_handle(handle: str) -> Player:
+    handle = handle.strip().lstrip("@").lower()
+    player = Player.objects.filter(handle=handle).first()
+    if player is None:
+        raise LeagueError(_("No player @%(handle)s.") % {"handle": handle})
+    return player
+
+
+@action
+def conflict_add(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event_for(request, pk, perms.can_manage_event)
+    reason = request.POST.get("reason", "")[:200]
+    if request.POST.get("kind") == "referee":
+        referee = get_object_or_404(event.referees.all(), pk=request.POST.get("referee") or 0)
+        services.declare_referee_conflict(
+            request.user,
+            event,
+            referee,
+            _player_by_handle(request.POST.get("player", "")),
+            reason,
+        )
+    else:
+        services.declare_player_conflict(
+            request.user,
+            event,
+            _player_by_handle(request.POST.get("a", "")),
+            _player_by_handle(request.POST.get("b", "")),
+            reason,
+        )
+    messages.success(request, _("Conflict declared."))
+    return redirect("event-conflicts", pk=pk)
+
+
+@action
+def conflict_remove(request: HttpRequest, pk: int, kind: str, conflict_pk: int) -> HttpResponse:
+    event = _event_for(request, pk, perms.can_manage_event)
+    players, referees = selectors.event_conflicts(event)
+    pool: list[Any] = list(players) if kind == "player" else list(referees)
+    conflict = next((c for c in pool if c.pk == conflict_pk), None)
+    if conflict is None:
+        raise Http404
+    services.remove_conflict(request.user, event, conflict)
+    messages.success(request, _("Conflict removed."))
+    return redirect("event-conflicts", pk=pk)
+
+
 # --- organiser: sheets and export -----------------------------------------------------------
 
 

@@ -460,3 +460,36 @@ def test_public_selector_never_returns_unreleased_rounds(
     assert [r.number for r in selectors.public_rounds(event)] == [1]
     with pytest.raises(LeagueError, match="Release round 2 first"):
         services.release_round(organiser, rounds[2])
+
+
+def test_declared_conflicts_are_respected_by_the_draw(
+    organiser: Any, event: Event, django_capture_on_commit_callbacks: Any
+) -> None:
+    players = registered_players(event, 16)
+    services.declare_player_conflict(organiser, event, players[0], players[1], "siblings")
+    with pytest.raises(LeagueError, match="already"):
+        services.declare_player_conflict(organiser, event, players[1], players[0])
+    ref_a, ref_b = RefereeFactory.create_batch(2)
+    event.referees.add(ref_a, ref_b)
+    services.declare_referee_conflict(organiser, event, ref_a, players[2])
+    job = draw(organiser, event, django_capture_on_commit_callbacks, from_round=1)
+    assert job.status == "done", job.error
+    for rnd in event.rounds.all():
+        t0 = Seat.objects.get(round=rnd, player=players[0]).table_id
+        assert Seat.objects.get(round=rnd, player=players[1]).table_id != t0
+        assert Seat.objects.get(round=rnd, player=players[2]).table.referee_id != ref_a.pk
+    pc, rc = selectors.event_conflicts(event)
+    assert len(pc) == 1 and len(rc) == 1
+    services.remove_conflict(organiser, event, pc[0])
+    assert selectors.event_conflicts(event)[0] == []
+
+
+def test_a_lost_draw_job_expires(organiser: Any, event: Event) -> None:
+    registered_players(event, 16)
+    stale = DrawJob.objects.create(event=event, from_round=1, to_round=1, status="running")
+    DrawJob.objects.filter(pk=stale.pk).update(
+        created_at=timezone.now() - services.STALE_DRAW_AFTER - dt.timedelta(minutes=1)
+    )
+    services.request_draw(organiser, event, from_round=1)
+    stale.refresh_from_db()
+    assert stale.status == "failed" and stale.error
