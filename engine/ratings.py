@@ -215,15 +215,15 @@ class Rater:
 
     def _skill(self, player: str, role: str | None) -> tuple[float, float]:
         s = self._players.get(player, self._new)
-        if role is None:
-            return s[0], s[1]
+        if role is None:  # the average over the three roles: who is strong, whatever the card
+            return s[0] + (s[2] + s[4] + s[6]) / 3.0, s[1] + (s[3] + s[5] + s[7]) / 9.0
         slot = _ROLE_SLOT.get(role)
         if slot is None:
             raise RatingInputError(_bad_role(role))
         return s[0] + s[slot], s[1] + s[slot + 1]
 
     def rating(self, player: str, role: str | None = None) -> float:
-        """Display rating (higher = stronger): general skill, or the skill in one role."""
+        """Display rating (higher = stronger): averaged over the three roles, or in one role."""
         mean, _ = self._skill(player, role)
         return self._opts.center + self._opts.scale * mean
 
