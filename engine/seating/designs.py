@@ -27,6 +27,7 @@ __all__ = [
     "array_repeats",
     "delete_runs",
     "difference_scheme_array",
+    "fit_design",
     "pad_runs",
     "prime_power",
     "punctured_affine_plane",
@@ -182,20 +183,10 @@ def affine_space(q: int) -> DesignArray:
     return DesignArray(f"affine space AG(3,{q})", q, np.stack(cols, axis=1))
 
 
-# Generalised Hadamard matrices GH(q, 2) (difference schemes D(2q, 2q, q)) over the
-# additive group of GF(q), found once by a randomised search and checked in the tests:
-# any two columns differ by every field element exactly twice.
+# A generalised Hadamard matrix GH(5, 2) (difference scheme D(10, 10, 5)) over GF(5),
+# found once by a randomised search and checked in the tests: any two columns differ by
+# every field element exactly twice. Powers of two come from difference_scheme().
 _DIFFERENCE_SCHEMES: dict[int, tuple[tuple[int, ...], ...]] = {
-    4: (
-        (0, 0, 0, 0, 0, 0, 0, 0),
-        (0, 0, 1, 1, 2, 3, 2, 3),
-        (0, 2, 0, 2, 3, 1, 1, 3),
-        (0, 2, 1, 3, 1, 2, 3, 0),
-        (0, 1, 3, 2, 1, 3, 0, 2),
-        (0, 1, 2, 3, 3, 0, 2, 1),
-        (0, 3, 3, 0, 2, 2, 1, 1),
-        (0, 3, 2, 1, 0, 1, 3, 2),
-    ),
     5: (
         (0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
         (0, 1, 4, 3, 0, 1, 3, 2, 2, 4),
@@ -212,8 +203,24 @@ _DIFFERENCE_SCHEMES: dict[int, tuple[tuple[int, ...], ...]] = {
 
 
 def difference_scheme_orders() -> tuple[int, ...]:
-    """Field orders q for which an OA(2q², 2q, q, 2) is available."""
-    return tuple(sorted(_DIFFERENCE_SCHEMES))
+    """Field orders q (Killer-sized) for which an OA(2q², 2q, q, 2) is available."""
+    return (4, 5, 8)
+
+
+def difference_scheme(q: int) -> IntArray:
+    """D(2q, 2q, q) over the additive group of GF(q).
+
+    For q a power of two: the multiplication table of GF(2q) with the lowest bit of each
+    entry dropped. Two columns y, y' differ by x·(y − y') over the rows x, which runs
+    through all of GF(2q) once; dropping a bit is additive and two-to-one, so every
+    element of GF(q) appears exactly twice. The same holds for rows.
+    """
+    if q in _DIFFERENCE_SCHEMES:
+        return np.array(_DIFFERENCE_SCHEMES[q], dtype=np.int64)
+    pk = prime_power(q)
+    if pk is None or pk[0] != 2:
+        raise ValueError(f"no difference scheme of order {q}")
+    return field(2 * q).mul >> 1
 
 
 def difference_scheme_array(q: int) -> DesignArray:
@@ -222,7 +229,7 @@ def difference_scheme_array(q: int) -> DesignArray:
     D's rows are a difference scheme too, so runs from different rows agree exactly
     twice and runs of one row never: max λ = 2."""
     f = field(q)
-    d = np.array(_DIFFERENCE_SCHEMES[q], dtype=np.int64)
+    d = difference_scheme(q)
     rows, g = np.divmod(np.arange(2 * q * q), q)
     cols = [f.add[d[rows, j], g] for j in range(2 * q)]
     return DesignArray(f"orthogonal array OA({2 * q * q},{2 * q},{q},2)", q, np.stack(cols, axis=1))
@@ -279,23 +286,57 @@ def select_columns(design: DesignArray, rounds: int) -> IntArray:
 def delete_runs(array: IntArray, levels: int, keep: int) -> IntArray:
     """Drop runs until ``keep`` remain, keeping tables even and overlaps spread.
 
-    Each step deletes the run that agrees least with those already deleted (so no two
-    overlaps shrink twice in one cell) and, among those, sits at the fullest tables.
+    Each step deletes the run that shares the fewest cells (pairs of columns in which
+    both agree) with those already deleted, since every shared cell leaves a pair of
+    tables overlapping unevenly; then the fewest single agreements; then the run at the
+    fullest tables.
     """
     runs, cols = array.shape
     alive = np.ones(runs, dtype=bool)
+    cells = np.zeros(runs, dtype=np.int64)
     agree = np.zeros(runs, dtype=np.int64)
     counts = np.stack([np.bincount(array[:, c], minlength=levels) for c in range(cols)])
     col_idx = np.arange(cols)
+    scale = levels * cols * runs
     for _ in range(runs - keep):
         fullness = counts[col_idx, array].sum(axis=1)
-        score = agree * (levels * cols * runs) - fullness
+        score = (cells * (cols * runs) + agree) * scale - fullness
         score[~alive] = np.iinfo(np.int64).max
         y = int(np.argmin(score))
         alive[y] = False
-        agree += (array == array[y]).sum(axis=1)
+        same = (array == array[y]).sum(axis=1)
+        cells += same * (same - 1) // 2
+        agree += same
         counts[col_idx, array[y]] -= 1
     return array[alive]
+
+
+def _spread(items: int, cells: int) -> int:
+    q, extra = divmod(items, cells)
+    return extra * (q + 1) * q // 2 + (cells - extra) * q * (q - 1) // 2
+
+
+def fit_design(design: DesignArray, rounds: int, keep: int, seed: int) -> IntArray:
+    """The design's columns and runs for ``rounds`` rounds of ``keep`` players.
+
+    When runs must go and there are spare columns, a few column choices (the preferred
+    one and some random ones) are tried and the one whose truncation repeats least kept.
+    """
+    first = delete_runs(select_columns(design, rounds), design.levels, keep)
+    if design.runs <= keep or design.columns <= rounds or not design.orthogonal:
+        return first
+    rng = np.random.default_rng([seed, design.runs, design.columns])
+    best, best_r = first, array_repeats(first, design.levels)
+    floor = rounds * (rounds - 1) // 2 * _spread(keep, design.levels**2)
+    for _ in range(12):
+        if best_r <= floor:
+            break
+        cols = np.sort(rng.choice(design.columns, size=rounds, replace=False))
+        trial = delete_runs(design.array[:, cols], design.levels, keep)
+        r = array_repeats(trial, design.levels)
+        if r < best_r:
+            best, best_r = trial, r
+    return best
 
 
 def pad_runs(array: IntArray, levels: int, keep: int) -> IntArray:
@@ -347,7 +388,7 @@ def candidate_designs(
                 (punctured_affine_plane(q, a) for a in range(1, min(q, 3))),
                 key=lambda d: array_repeats(select_columns(d, rounds), d.levels),
             )
-        if s in _DIFFERENCE_SCHEMES and 2 * s * s >= players_ and 2 * s >= rounds:
+        if s in difference_scheme_orders() and 2 * s * s >= players_ and 2 * s >= rounds:
             yield difference_scheme_array(s)
         if prime_power(s) and s**3 >= players_ and s * s + s + 1 >= rounds and s <= 5:
             yield affine_space(s)

@@ -18,9 +18,8 @@ import numpy as np
 from engine.seating.designs import (
     DesignArray,
     candidate_designs,
-    delete_runs,
+    fit_design,
     pad_runs,
-    select_columns,
 )
 from engine.seating.metrics import (
     SeatingMetrics,
@@ -404,7 +403,7 @@ def _relabelled(
     """The design cut to ``rounds`` columns and ``n`` runs, players permuted onto runs so
     avoid pairs, club-mates (and with ``history`` earlier meetings) fall apart; returned
     as ``assign[t, p]``."""
-    array = delete_runs(select_columns(design, rounds), design.levels, n)
+    array = fit_design(design, rounds, n, seed)
     array = pad_runs(array, design.levels, n)
     lmat = meeting_matrix(n, [_tables_of(col) for col in array.T])
     h = w.avoid.astype(np.int64) * w.avoid_weight + (w.base if history else 0)

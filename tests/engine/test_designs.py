@@ -13,8 +13,10 @@ from engine.seating.designs import (
     affine_space,
     array_repeats,
     delete_runs,
+    difference_scheme,
     difference_scheme_array,
     difference_scheme_orders,
+    fit_design,
     pad_runs,
     prime_power,
     punctured_affine_plane,
@@ -82,6 +84,25 @@ def test_difference_scheme_array_is_orthogonal_with_two_meetings(q: int) -> None
         cells = np.bincount(oa.array[:, i] * q + oa.array[:, j], minlength=q * q)
         assert (cells == 2).all()
     assert _pair_counts(oa.array).max() == 2
+
+
+@pytest.mark.parametrize("q", difference_scheme_orders())
+def test_difference_scheme_rows_and_columns_differ_evenly(q: int) -> None:
+    f = GaloisField(q)
+    d = difference_scheme(q)
+    for m in (d, d.T):
+        for i, j in itertools.combinations(range(2 * q), 2):
+            diff = f.sub(m[:, i], m[:, j])
+            assert (np.bincount(diff, minlength=q) == 2).all()
+
+
+def test_fit_design_truncates_oa_128_to_the_bound_for_100_players() -> None:
+    array = fit_design(difference_scheme_array(8), 7, 100, seed=1)
+    assert array.shape == (100, 7)
+    for col in array.T:
+        assert sorted(set(np.bincount(col, minlength=8))) == [12, 13]
+    # 64 cells per pair of rounds, 100 players: 36 pairs meet twice, 21 pairs of rounds
+    assert array_repeats(array, 8) == 21 * 36
 
 
 def test_punctured_plane_reaches_round_pair_bound() -> None:
