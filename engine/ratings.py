@@ -19,6 +19,8 @@ The model (explained for players in ``docs/ratings.md``):
   surprise ``outcome - p``; each variance shrinks. A draw is half a win for each side.
   A little variance is added back after every game a player plays, so ratings can follow
   a player who improves.
+* The displayed rating is the general skill plus the average of the three offsets: the
+  player's strength averaged over the roles, on an Elo-like scale centred on 1500.
 
 All state lives in plain lists and dicts so that one update of a 12-player game costs a
 few microseconds in pure Python (one million games replay in seconds).
@@ -425,6 +427,17 @@ class RatingHistory:
         # Validate before touching anything: a bad correction leaves history as it was.
         Rater(self._opts).update(*game)
         tail = [game, *self._games[index + 1 :]]
+        self._rewind(index)
+        for game_ in tail:
+            self.append(*game_)
+
+    def insert(self, index: int, seats: Seats, winner: str) -> None:
+        """Add a forgotten game before game ``index`` and replay every game from it on."""
+        if not 0 <= index <= len(self._games):
+            raise RatingInputError(f"cannot insert at {index}: the history has {len(self._games)}")
+        game = (tuple((pid, role) for pid, role in seats), winner)
+        Rater(self._opts).update(*game)  # validate first, as in replace()
+        tail = [game, *self._games[index:]]
         self._rewind(index)
         for game_ in tail:
             self.append(*game_)

@@ -187,6 +187,11 @@ def test_history_correction_equals_fresh_replay(every: int) -> None:
     assert snapshot(history.rater) == snapshot(Rater.replay(corrected[1:]))
     assert history.trajectory("p0")[0].game >= 0
 
+    history.insert(10, SEATS, "draw")
+    expected = [*corrected[1:11], (SEATS, "draw"), *corrected[11:]]
+    assert snapshot(history.rater) == snapshot(Rater.replay(expected))
+    assert len(history) == 150
+
 
 def test_history_trajectory_and_rater_before() -> None:
     games = league(8, 60)
@@ -266,3 +271,12 @@ def test_police_share_is_learned() -> None:
         killers = [int(pid[1:]) for pid, role in seats if role == "killer"]
         rater.update(seats, "good" if sum(police) > sum(killers) else "killers")
     assert rater.police_share > RaterOptions().police_share + 0.1
+
+
+def test_rating_is_the_average_over_roles() -> None:
+    rater = Rater.replay(league(12, 200))
+    by_role = [rater.rating("p1", role) for role in ("killer", "police", "civilian")]
+    assert rater.rating("p1") == pytest.approx(sum(by_role) / 3)
+    assert rater.uncertainty("p1") < min(rater.uncertainty("p1", r) for r in ("killer", "police"))
+    with pytest.raises(RatingInputError, match="unknown role 'judge'"):
+        rater.rating("p1", "judge")
