@@ -226,7 +226,7 @@ def draw_seating(
     _check_avoid_met(problem, assign, fixed)
     warnings.extend(_fixed_round_warnings(problem))
     rounds_idx = fixed_idx + [_tables_of(row) for row in assign]
-    smallest = min(len(table) for rnd in rounds_idx for table in rnd)
+    smallest = min((len(table) for rnd in rounds_idx for table in rnd if table), default=1)
     seat_cap = -(-problem.rounds // smallest)
     ordered = assign_seats(
         n,

@@ -201,7 +201,7 @@ def seating_metrics(
     for rnd in as_idx:
         for table in rnd:
             seat_counts[table, np.arange(len(table))] += 1
-    smallest = min((len(table) for rnd in rounds for table in rnd), default=1)
+    smallest = min((len(table) for rnd in rounds for table in rnd if table), default=1)
     club_meetings = 0
     if problem.clubs and problem.club_apart_rounds:
         for early in rounds[: problem.club_apart_rounds]:
