@@ -216,6 +216,13 @@ def registration_check_in(request: HttpRequest, pk: int, reg_pk: int) -> HttpRes
         Registration.objects.select_related("player", "event"), pk=reg_pk, event=event
     )
     services.check_in(request.user, reg, undo=request.POST.get("undo") == "1")
+    if request.headers.get("X-Requested-With") == "fetch":
+        return JsonResponse(
+            {
+                "checked_in": reg.checked_in_at is not None,
+                "counts": selectors.registration_counts(event),
+            }
+        )
     return _back(request, reverse("event-registrations", args=[pk]))
 
 

@@ -151,3 +151,19 @@ def test_player_registers_and_withdraws_on_the_public_page(client: Client) -> No
 def test_admin_lists_league_models(admin_client: Client) -> None:
     for model in ("club", "player", "referee", "event", "auditentry"):
         assert admin_client.get(f"/admin/league/{model}/").status_code == 200
+
+
+def test_check_in_without_reload_answers_json(organiser_client: tuple[Client, Any]) -> None:
+    client, org = organiser_client
+    event = EventFactory(club=org.club)
+    registered_players(event, 3, checked_in=False)
+    reg = Registration.objects.filter(event=event).first()
+    assert reg is not None
+    url = reverse("registration-check-in", args=[event.pk, reg.pk])
+    data = client.post(url, HTTP_X_REQUESTED_WITH="fetch").json()
+    assert data == {
+        "checked_in": True,
+        "counts": {"registered": 3, "checked_in": 1, "withdrawn": 0},
+    }
+    data = client.post(url, {"undo": "1"}, HTTP_X_REQUESTED_WITH="fetch").json()
+    assert data["checked_in"] is False
