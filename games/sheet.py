@@ -63,6 +63,7 @@ from games.services import (
     lock_game,
     submit_record,
 )
+from games.violation_text import award_kind_text, phase_text, reason_text, tie_text, violation_text
 from league.models import Seat as LeagueSeat
 
 STEP_TYPES = (
@@ -227,7 +228,8 @@ def _deal(game: Game, replay: Replay, step: dict[str, Any]) -> None:
     verdict = validate(record)
     if counts is None or not verdict.valid:
         v = verdict.violations[0] if verdict.violations else None
-        raise StepError(v.message if v else _("this table size is not allowed"), "setup", "setup")
+        why = violation_text(v.code, v.message, v.where) if v else None
+        raise StepError(why or _("this table size is not allowed"), "setup", "setup")
     replay.state = GameState(replay.rules, record.seats)
 
 
@@ -248,7 +250,8 @@ def _award(replay: Replay, step: dict[str, Any]) -> None:
     verdict = validate(dataclasses.replace(rec, awards=(*replay.awards, award), result=None))
     bad = [v for v in verdict.violations if v.where == "awards"]
     if bad:
-        raise StepError(bad[-1].message, bad[-1].code, "awards")
+        last = bad[-1]
+        raise StepError(violation_text(last.code, last.message, last.where), last.code, "awards")
     replay.awards.append(award)
 
 
@@ -267,7 +270,7 @@ def _apply(game: Game, replay: Replay, step: dict[str, Any]) -> None:
     try:
         replay.state.apply(_engine_event(step))
     except IllegalEventError as e:
-        raise StepError(e.message, e.code, e.where) from None
+        raise StepError(violation_text(e.code, e.message, e.where), e.code, e.where) from None
 
 
 def replay_steps(game: Game, steps: list[dict[str, Any]]) -> Replay:
@@ -285,7 +288,7 @@ def _seats(s: frozenset[int]) -> list[int]:
 def _expected_json(e: Expected) -> dict[str, Any]:
     return {
         "step": str(e.step),
-        "phase": e.phase,
+        "phase": phase_text(e.phase),
         "alive": _seats(e.alive),
         "kill_targets": _seats(e.kill_targets),
         "check_targets": _seats(e.check_targets),
@@ -295,12 +298,12 @@ def _expected_json(e: Expected) -> dict[str, Any]:
         "voters": _seats(e.voters),
         "candidates": _seats(e.candidates),
         "abstain": e.abstain,
-        "tie": e.tie,
+        "tie": tie_text(e.tie) if e.tie else None,
         "lot_candidates": _seats(e.lot_candidates),
         "eliminated": e.eliminated,
         "last_words": _seats(e.last_words),
         "winner": e.winner.value if isinstance(e.winner, Winner) else None,
-        "reason": e.reason,
+        "reason": reason_text(e.reason) if e.reason else None,
     }
 
 
@@ -335,7 +338,8 @@ def _summary(step: dict[str, Any]) -> str:
     if kind == "last_words":
         return _("Last words of seat %(n)s") % {"n": step.get("seat")}
     if kind == "award":
-        return _("%(kind)s for seat %(n)s") % {"kind": step.get("kind"), "n": step.get("seat")}
+        kind = award_kind_text(str(step.get("kind")))
+        return _("%(kind)s for seat %(n)s") % {"kind": kind, "n": step.get("seat")}
     return str(kind)
 
 
