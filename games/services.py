@@ -127,7 +127,7 @@ def audit(actor: Any, action: str, game: Game, **data: Any) -> None:
 # --- creating games ----------------------------------------------------------------------
 
 
-def game_for_table(table: Table) -> Game:
+def game_for_table(table: Table, actor: Any = None) -> Game:
     """The table's game, created on first use (one per table, by a unique constraint)."""
     try:
         return Game.objects.get(table=table)
@@ -135,7 +135,9 @@ def game_for_table(table: Table) -> Game:
         pass
     try:
         with transaction.atomic():
-            return Game.objects.create(table=table)
+            game = Game.objects.create(table=table)
+            audit(actor, "game.create", game, round=table.round.number, table=table.number)
+            return game
     except IntegrityError:
         return Game.objects.get(table=table)
 
@@ -146,7 +148,7 @@ def create_round_games(actor: Any, round_: Round) -> list[Game]:
 
     if not can_manage_event(actor, round_.event):
         raise NotAllowed(_("Only the event's organisers can create its games."))
-    games = [game_for_table(t) for t in round_.tables.all()]
+    games = [game_for_table(t, actor) for t in round_.tables.select_related("round__event")]
     return games
 
 

@@ -369,7 +369,7 @@ def _upload_to_event(request: HttpRequest, event: Event, name: str, data: bytes)
             message=_("this event has no table %(t)s in round %(r)s") % {"t": tbl, "r": rnd},
             violations=[],
         )
-    game = services.game_for_table(table)
+    game = services.game_for_table(table, request.user)
     game = selectors.game_by_id(game.pk)
     return _upload_one(request, game, name, data)
 
@@ -431,7 +431,7 @@ def open_table(request: HttpRequest, table_pk: int) -> HttpResponse:
     is_referee = table.referee is not None and table.referee.user_id == request.user.pk
     if not (is_referee or can_manage_event(request.user, table.round.event)):
         raise Http404
-    game = services.game_for_table(table)
+    game = services.game_for_table(table, request.user)
     return redirect("games:sheet", pk=game.pk)
 
 

@@ -23,6 +23,7 @@ from tests.league.factories import (
 
 ROLES = (
     "anonymous",
+    "event_staff",
     "player_at_table",
     "other_player",
     "other_referee",
@@ -75,6 +76,8 @@ def make_world(ruleset: str = "classic", n: int = 12) -> World:
         Seat.objects.create(round=round_, table=table, player=p, number=i)
         players.append(p)
     other = PlayerFactory(user=UserFactory())
+    staff = UserFactory()
+    event.staff.add(staff)
     game = game_for_table(table)
     return World(
         event=event,
@@ -84,6 +87,7 @@ def make_world(ruleset: str = "classic", n: int = 12) -> World:
         handles=[p.handle for p in players],
         users={
             "anonymous": None,
+            "event_staff": staff,
             "player_at_table": players[0].user,
             "other_player": other.user,
             "other_referee": other_referee.user,

@@ -52,7 +52,7 @@ def browser() -> Iterator[Any]:
 def login(browser: Any, url: str, user: Any, next_path: str) -> Any:
     context = browser.new_context(**PHONE)
     page = context.new_page()
-    page.set_default_timeout(20_000)
+    page.set_default_timeout(30_000)
     page.goto(f"{url}/accounts/login/?next={next_path}")
     page.fill("#id_username", user.get_username())
     page.fill("#id_password", PASSWORD)
