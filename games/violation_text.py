@@ -116,6 +116,13 @@ _LAST_WORDS_RULES: Mapping[str, Promise] = {
 }
 
 
+_COMPLETENESS: Mapping[str, Promise] = {
+    "finished": pgettext_lazy("record", "finished"),
+    "result-only": pgettext_lazy("record", "result only"),
+    "in-progress": pgettext_lazy("record", "in progress"),
+}
+
+
 def _lookup(table: Mapping[str, Promise], value: str) -> str:
     found = table.get(value)
     return str(found) if found is not None else value
@@ -131,6 +138,11 @@ def winner_text(winner: str) -> str:
 
 def award_kind_text(kind: str) -> str:
     return _lookup(_AWARD_KINDS, kind)
+
+
+def completeness_text(status: str) -> str:
+    """A record's completeness (``finished``, ``result-only``, ``in-progress``)."""
+    return _lookup(_COMPLETENESS, status)
 
 
 _GONE_TEXT: Mapping[str, Promise] = {
@@ -804,7 +816,7 @@ _PREFIXES: Mapping[str, Promise] = {
 }
 
 
-def _number(value: str) -> str:
+def number_text(value: str) -> str:
     """A decimal written by the engine ("1.5"), with the active language's decimal mark."""
     try:
         return number_format(Decimal(value))
@@ -832,8 +844,8 @@ def _param(name: str, value: str) -> str:
         "due": _nobody_or_seat,
         "policy": lambda v: _lookup(_LAST_WORDS_RULES, v),
         "list": seat_list_text,
-        "cap": _number,
-        "factor": _number,
+        "cap": number_text,
+        "factor": number_text,
         "note": str,
         "player": str,
     }

@@ -53,3 +53,14 @@ def award_kind(value: str) -> str:
 @register.filter
 def winner(value: str) -> str:
     return vt.winner_text(value)
+
+
+@register.filter
+def completeness(value: str) -> str:
+    return vt.completeness_text(value)
+
+
+@register.filter
+def decimal(value: Any) -> str:
+    """A decimal kept as text ("1.5") shown with the reader's decimal mark (1,5 in Spanish)."""
+    return vt.number_text(str(value)) if value not in (None, "") else ""
