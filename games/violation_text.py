@@ -31,9 +31,8 @@ from typing import Any
 
 from django.utils.formats import number_format
 from django.utils.functional import Promise
-from django.utils.translation import get_language, pgettext, pgettext_lazy
+from django.utils.translation import get_language, gettext_lazy, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _l
 
 _PHASE = r"(?:night|day) \d+(?: ballot \d+)?"
 _SEATS = r"seats? \d+(?:, \d+)*"
@@ -146,10 +145,10 @@ def completeness_text(status: str) -> str:
 
 
 _GONE_TEXT: Mapping[str, Promise] = {
-    "killed": _l("killed on %(phase)s"),
-    "voted out": _l("voted out on %(phase)s"),
-    "drawn out by lot": _l("drawn out by lot on %(phase)s"),
-    "ejected": _l("ejected on %(phase)s"),
+    "killed": gettext_lazy("killed on %(phase)s"),
+    "voted out": gettext_lazy("voted out on %(phase)s"),
+    "drawn out by lot": gettext_lazy("drawn out by lot on %(phase)s"),
+    "ejected": gettext_lazy("ejected on %(phase)s"),
 }
 
 
@@ -185,52 +184,54 @@ TIES: tuple[Rule, ...] = (
     _rule(
         "tie",
         rf"ballot 1 tied between (?P<seats>{_SEATS}): tie-break",
-        _l("ballot 1 tied between %(seats)s: tie-break"),
+        gettext_lazy("ballot 1 tied between %(seats)s: tie-break"),
     ),
     _rule(
         "tie",
         rf"ballot 2 tied between (?P<seats>{_SEATS}): off-site PK",
-        _l("ballot 2 tied between %(seats)s: off-site PK"),
+        gettext_lazy("ballot 2 tied between %(seats)s: off-site PK"),
     ),
     _rule(
         "tie",
         rf"ballot 3 tied between (?P<seats>{_SEATS}): final tie \(lot\)",
-        _l("ballot 3 tied between %(seats)s: final tie (lot)"),
+        gettext_lazy("ballot 3 tied between %(seats)s: final tie (lot)"),
     ),
     _rule(
         "tie",
         rf"ballot 3 tied between (?P<seats>{_SEATS}): final tie \(killers\)",
-        _l("ballot 3 tied between %(seats)s: final tie (killers)"),
+        gettext_lazy("ballot 3 tied between %(seats)s: final tie (killers)"),
     ),
     _rule(
         "tie",
         rf"ballot 3 tied between (?P<seats>{_SEATS}): final tie \(draw\)",
-        _l("ballot 3 tied between %(seats)s: final tie (draw)"),
+        gettext_lazy("ballot 3 tied between %(seats)s: final tie (draw)"),
     ),
     _rule(
         "tie",
         rf"no majority in ballot (?P<k>\d+): runoff between (?P<seats>{_SEATS})",
-        _l("no majority in ballot %(k)s: runoff between %(seats)s"),
+        gettext_lazy("no majority in ballot %(k)s: runoff between %(seats)s"),
     ),
 )
 
 REASONS: tuple[Rule, ...] = (
-    _rule("reason", r"every killer is out", _l("every killer is out")),
-    _rule("reason", r"every good player is out", _l("every good player is out")),
-    _rule("reason", r"every police officer is out", _l("every police officer is out")),
-    _rule("reason", r"every civilian is out", _l("every civilian is out")),
+    _rule("reason", r"every killer is out", gettext_lazy("every killer is out")),
+    _rule("reason", r"every good player is out", gettext_lazy("every good player is out")),
+    _rule("reason", r"every police officer is out", gettext_lazy("every police officer is out")),
+    _rule("reason", r"every civilian is out", gettext_lazy("every civilian is out")),
     _rule(
         "reason",
         rf"seat (?P<seat>\d+) \((?P<role>{_ROLE})\) surrendered",
-        _l("seat %(seat)s (%(role)s) surrendered"),
+        gettext_lazy("seat %(seat)s (%(role)s) surrendered"),
     ),
     _rule(
         "reason",
         r"a third tied ballot goes to the killers",
-        _l("a third tied ballot goes to the killers"),
+        gettext_lazy("a third tied ballot goes to the killers"),
     ),
     _rule(
-        "reason", r"a third tied ballot draws the game", _l("a third tied ballot draws the game")
+        "reason",
+        r"a third tied ballot draws the game",
+        gettext_lazy("a third tied ballot draws the game"),
     ),
 )
 
@@ -254,19 +255,21 @@ def reason_text(reason: str | None) -> str:
 # --- violations ---------------------------------------------------------------------------
 
 _WHAT: Mapping[str, Promise] = {
-    "an ejection is recorded by day": _l("an ejection is recorded by day"),
-    "ejections come before the day's first ballot": _l(
+    "an ejection is recorded by day": gettext_lazy("an ejection is recorded by day"),
+    "ejections come before the day's first ballot": gettext_lazy(
         "ejections come before the day's first ballot"
     ),
-    "a surrender is recorded by day": _l("a surrender is recorded by day"),
-    "a surrender comes before the day's first ballot": _l(
+    "a surrender is recorded by day": gettext_lazy("a surrender is recorded by day"),
+    "a surrender comes before the day's first ballot": gettext_lazy(
         "a surrender comes before the day's first ballot"
     ),
-    "ballots are held by day": _l("ballots are held by day"),
-    "lots are drawn by day": _l("lots are drawn by day"),
-    "eliminations are declared by day": _l("eliminations are declared by day"),
-    "the day's elimination is already declared": _l("the day's elimination is already declared"),
-    "last words are recorded by day": _l("last words are recorded by day"),
+    "ballots are held by day": gettext_lazy("ballots are held by day"),
+    "lots are drawn by day": gettext_lazy("lots are drawn by day"),
+    "eliminations are declared by day": gettext_lazy("eliminations are declared by day"),
+    "the day's elimination is already declared": gettext_lazy(
+        "the day's elimination is already declared"
+    ),
+    "last words are recorded by day": gettext_lazy("last words are recorded by day"),
 }
 
 #: The message shapes, after the "where: " prefix (see :func:`_split`).
@@ -275,202 +278,216 @@ VIOLATIONS: tuple[Rule, ...] = (
     _rule(
         "phase.after_end",
         rf"the game already ended on (?P<phase_on>{_PHASE})",
-        _l("the game already ended on %(phase_on)s"),
+        gettext_lazy("the game already ended on %(phase_on)s"),
     ),
     _rule(
         "event.unexpected",
         rf"(?P<what>.+) now; next: (?P<step>{_STEP})",
-        _l("%(what)s now; next: %(step)s"),
+        gettext_lazy("%(what)s now; next: %(step)s"),
     ),
-    _rule("day.missing_ballots", r"no ballot was held", _l("no ballot was held")),
+    _rule("day.missing_ballots", r"no ballot was held", gettext_lazy("no ballot was held")),
     _rule(
         "ballot.missing",
         r"(?P<tie>.+), but no ballot (?P<k>\d+)",
-        _l("%(tie)s, but no ballot %(k)s"),
+        gettext_lazy("%(tie)s, but no ballot %(k)s"),
     ),
-    _rule("lot.missing", r"(?P<tie>.+), but no lot was drawn", _l("%(tie)s, but no lot was drawn")),
-    _rule("day.missing_eliminated", r"nobody was declared out", _l("nobody was declared out")),
+    _rule(
+        "lot.missing",
+        r"(?P<tie>.+), but no lot was drawn",
+        gettext_lazy("%(tie)s, but no lot was drawn"),
+    ),
+    _rule(
+        "day.missing_eliminated",
+        r"nobody was declared out",
+        gettext_lazy("nobody was declared out"),
+    ),
     # unknown seats
     _rule(
         "kill.unknown_seat",
         r"the killers chose seat (?P<seat>-?\d+), but seats are 1\.\.(?P<n>\d+)",
-        _l("the killers chose seat %(seat)s, but seats are 1..%(n)s"),
+        gettext_lazy("the killers chose seat %(seat)s, but seats are 1..%(n)s"),
     ),
     _rule(
         "check.unknown_seat",
         r"the police checked seat (?P<seat>-?\d+), but seats are 1\.\.(?P<n>\d+)",
-        _l("the police checked seat %(seat)s, but seats are 1..%(n)s"),
+        gettext_lazy("the police checked seat %(seat)s, but seats are 1..%(n)s"),
     ),
     _rule(
         "eject.unknown_seat",
         r"the referee ejected seat (?P<seat>-?\d+), but seats are 1\.\.(?P<n>\d+)",
-        _l("the referee ejected seat %(seat)s, but seats are 1..%(n)s"),
+        gettext_lazy("the referee ejected seat %(seat)s, but seats are 1..%(n)s"),
     ),
     _rule(
         "surrender.unknown_seat",
         r"surrender by seat (?P<seat>-?\d+), but seats are 1\.\.(?P<n>\d+)",
-        _l("surrender by seat %(seat)s, but seats are 1..%(n)s"),
+        gettext_lazy("surrender by seat %(seat)s, but seats are 1..%(n)s"),
     ),
     _rule(
         "last_words.unknown_seat",
         r"last words by seat (?P<seat>-?\d+), but seats are 1\.\.(?P<n>\d+)",
-        _l("last words by seat %(seat)s, but seats are 1..%(n)s"),
+        gettext_lazy("last words by seat %(seat)s, but seats are 1..%(n)s"),
     ),
     # night
     _rule(
         "kill.dead_target",
         rf"the killers chose seat (?P<seat>\d+), who was (?P<gone>{_GONE})",
-        _l("the killers chose seat %(seat)s, who was %(gone)s"),
+        gettext_lazy("the killers chose seat %(seat)s, who was %(gone)s"),
     ),
     _rule(
         "check.no_police",
         r"seat (?P<seat>\d+) was checked, but no police officer is alive",
-        _l("seat %(seat)s was checked, but no police officer is alive"),
+        gettext_lazy("seat %(seat)s was checked, but no police officer is alive"),
     ),
     _rule(
         "check.dead_target",
         rf"the police checked seat (?P<seat>\d+), who was (?P<gone>{_GONE})",
-        _l("the police checked seat %(seat)s, who was %(gone)s"),
+        gettext_lazy("the police checked seat %(seat)s, who was %(gone)s"),
     ),
     # ejections and surrender
     _rule(
         "eject.dead_seat",
         rf"seat (?P<seat>\d+) was ejected, but was (?P<gone>{_GONE})",
-        _l("seat %(seat)s was ejected, but was %(gone)s"),
+        gettext_lazy("seat %(seat)s was ejected, but was %(gone)s"),
     ),
     _rule(
         "surrender.not_allowed",
         r"seat (?P<seat>\d+) surrendered, but (?P<ruleset>\S+) has no surrender",
-        _l("seat %(seat)s surrendered, but %(ruleset)s has no surrender"),
+        gettext_lazy("seat %(seat)s surrendered, but %(ruleset)s has no surrender"),
     ),
     _rule(
         "surrender.dead_seat",
         rf"seat (?P<seat>\d+) surrendered, but was (?P<gone>{_GONE})",
-        _l("seat %(seat)s surrendered, but was %(gone)s"),
+        gettext_lazy("seat %(seat)s surrendered, but was %(gone)s"),
     ),
     _rule(
         "surrender.civilian",
         r"seat (?P<seat>\d+) is a civilian and may not surrender",
-        _l("seat %(seat)s is a civilian and may not surrender"),
+        gettext_lazy("seat %(seat)s is a civilian and may not surrender"),
     ),
     _rule(
         "surrender.teammate_alive",
         rf"seat (?P<seat>\d+) surrendered while (?P<seats>{_SEATS}) \((?P<role>{_ROLE})\) "
         r"still alive",
-        _l("seat %(seat)s surrendered while %(seats)s (%(role)s) still alive"),
+        gettext_lazy("seat %(seat)s surrendered while %(seats)s (%(role)s) still alive"),
     ),
     # ballots and votes
     _rule(
         "ballot.extra",
         r"one ballot too many: ballot (?P<k>\d+) already decided the day",
-        _l("one ballot too many: ballot %(k)s already decided the day"),
+        gettext_lazy("one ballot too many: ballot %(k)s already decided the day"),
     ),
     _rule(
         "ballot.extra",
         r"one ballot too many: the day is over",
-        _l("one ballot too many: the day is over"),
+        gettext_lazy("one ballot too many: the day is over"),
     ),
     _rule(
         "vote.unknown_seat",
         r"seat (?P<voter>-?\d+) voted, but seats are 1\.\.(?P<n>\d+)",
-        _l("seat %(voter)s voted, but seats are 1..%(n)s"),
+        gettext_lazy("seat %(voter)s voted, but seats are 1..%(n)s"),
     ),
     _rule(
         "vote.unknown_seat",
         r"seat (?P<voter>\d+) voted for seat (?P<target>-?\d+), but seats are 1\.\.(?P<n>\d+)",
-        _l("seat %(voter)s voted for seat %(target)s, but seats are 1..%(n)s"),
+        gettext_lazy("seat %(voter)s voted for seat %(target)s, but seats are 1..%(n)s"),
     ),
     _rule(
         "vote.duplicate_voter record.duplicate_key",
         r"seat (?P<voter>-?\d+) voted twice",
-        _l("seat %(voter)s voted twice"),
+        gettext_lazy("seat %(voter)s voted twice"),
     ),
     _rule(
         "vote.dead_voter",
         rf"seat (?P<voter>\d+) voted but was (?P<gone>{_GONE})",
-        _l("seat %(voter)s voted but was %(gone)s"),
+        gettext_lazy("seat %(voter)s voted but was %(gone)s"),
     ),
     _rule(
         "vote.abstain_forbidden",
         r"seat (?P<voter>\d+) abstained, but every voter must vote here",
-        _l("seat %(voter)s abstained, but every voter must vote here"),
+        gettext_lazy("seat %(voter)s abstained, but every voter must vote here"),
     ),
     _rule(
         "vote.self_vote",
         r"seat (?P<voter>\d+) voted for themself",
-        _l("seat %(voter)s voted for themself"),
+        gettext_lazy("seat %(voter)s voted for themself"),
     ),
     _rule(
         "vote.dead_target",
         rf"seat (?P<voter>\d+) voted for seat (?P<target>\d+), who was (?P<gone>{_GONE})",
-        _l("seat %(voter)s voted for seat %(target)s, who was %(gone)s"),
+        gettext_lazy("seat %(voter)s voted for seat %(target)s, who was %(gone)s"),
     ),
     _rule(
         "vote.not_candidate",
         rf"seat (?P<voter>\d+) voted for seat (?P<target>\d+), but this ballot is between "
         rf"(?P<seats>{_SEATS})",
-        _l("seat %(voter)s voted for seat %(target)s, but this ballot is between %(seats)s"),
+        gettext_lazy(
+            "seat %(voter)s voted for seat %(target)s, but this ballot is between %(seats)s"
+        ),
     ),
     _rule(
         "vote.missing_voter",
         r"seat (?P<seat>\d+) did not vote",
-        _l("seat %(seat)s did not vote"),
+        gettext_lazy("seat %(seat)s did not vote"),
     ),
     # lots and the day's elimination
     _rule(
         "lot.unexpected",
         r"seat (?P<seat>-?\d+) was drawn, but (?P<ruleset>\S+) has no lots",
-        _l("seat %(seat)s was drawn, but %(ruleset)s has no lots"),
+        gettext_lazy("seat %(seat)s was drawn, but %(ruleset)s has no lots"),
     ),
     _rule(
         "lot.unexpected",
         r"seat (?P<seat>-?\d+) was drawn, but no third tied ballot",
-        _l("seat %(seat)s was drawn, but no third tied ballot"),
+        gettext_lazy("seat %(seat)s was drawn, but no third tied ballot"),
     ),
     _rule(
         "lot.not_tied",
         rf"seat (?P<seat>-?\d+) was drawn, but the tie was between (?P<seats>{_SEATS})",
-        _l("seat %(seat)s was drawn, but the tie was between %(seats)s"),
+        gettext_lazy("seat %(seat)s was drawn, but the tie was between %(seats)s"),
     ),
     _rule(
         "day.wrong_elimination",
         r"(?P<said>nobody|seat -?\d+) declared out, but the ballots put "
         r"(?P<due>nobody|seat \d+) out",
-        _l("%(said)s declared out, but the ballots put %(due)s out"),
+        gettext_lazy("%(said)s declared out, but the ballots put %(due)s out"),
     ),
     # last words
     _rule(
         "last_words.duplicate",
         r"seat (?P<seat>\d+) gave last words twice",
-        _l("seat %(seat)s gave last words twice"),
+        gettext_lazy("seat %(seat)s gave last words twice"),
     ),
     _rule(
         "last_words.not_entitled",
         r"seat (?P<seat>\d+) gave last words but is alive",
-        _l("seat %(seat)s gave last words but is alive"),
+        gettext_lazy("seat %(seat)s gave last words but is alive"),
     ),
     _rule(
         "last_words.not_entitled",
         rf"seat (?P<seat>\d+) gave last words but was (?P<gone>{_GONE}) and has none under "
         r"(?P<policy>\S+)",
-        _l("seat %(seat)s gave last words but was %(gone)s and has none under %(policy)s"),
+        gettext_lazy(
+            "seat %(seat)s gave last words but was %(gone)s and has none under %(policy)s"
+        ),
     ),
     _rule(
         "last_words.not_entitled",
         rf"seat (?P<seat>\d+) gave last words but was (?P<gone>{_GONE}); last words belong to "
         r"that round's day",
-        _l("seat %(seat)s gave last words but was %(gone)s; last words belong to that round's day"),
+        gettext_lazy(
+            "seat %(seat)s gave last words but was %(gone)s; last words belong to that round's day"
+        ),
     ),
     _rule(
         "last_words.too_many_suspects",
         r"seat (?P<seat>\d+) named (?P<count>\d+) suspects; at most (?P<limit>\d+)",
-        _l("seat %(seat)s named %(count)s suspects; at most %(limit)s"),
+        gettext_lazy("seat %(seat)s named %(count)s suspects; at most %(limit)s"),
     ),
     _rule(
         "last_words.bad_suspect",
         r"seat (?P<seat>\d+) named (?P<list>\[[-\d, ]*\]): suspects must be distinct seats "
         r"1\.\.(?P<n>\d+) other than the speaker",
-        _l(
+        gettext_lazy(
             "seat %(seat)s named %(list)s: suspects must be distinct seats 1..%(n)s "
             "other than the speaker"
         ),
@@ -479,36 +496,38 @@ VIOLATIONS: tuple[Rule, ...] = (
     _rule(
         "result.missing",
         rf"the game ended on (?P<phase_on>{_PHASE}) \((?P<reason>.+)\), but no result is recorded",
-        _l("the game ended on %(phase_on)s (%(reason)s), but no result is recorded"),
+        gettext_lazy("the game ended on %(phase_on)s (%(reason)s), but no result is recorded"),
     ),
     _rule(
         "result.unfinished",
         rf"(?P<winner>{_WINNER}) declared, but the game has not ended \(next: (?P<step>{_STEP}) "
         rf"on (?P<phase_on>{_PHASE})\)",
-        _l("%(winner)s declared, but the game has not ended (next: %(step)s on %(phase_on)s)"),
+        gettext_lazy(
+            "%(winner)s declared, but the game has not ended (next: %(step)s on %(phase_on)s)"
+        ),
     ),
     _rule(
         "result.wrong_winner",
         rf"(?P<winner>{_WINNER}) declared, but (?P<winner2>{_WINNER}) won on "
         rf"(?P<phase_on>{_PHASE}) \((?P<reason>.+)\)",
-        _l("%(winner)s declared, but %(winner2)s won on %(phase_on)s (%(reason)s)"),
+        gettext_lazy("%(winner)s declared, but %(winner2)s won on %(phase_on)s (%(reason)s)"),
     ),
     # set-up, awards, series
     _rule(
         "setup.players",
         r"(?P<n>\d+) seat\(s\), but (?P<ruleset>\S+) seats (?P<lo>\d+)–(?P<hi>\d+)",
-        _l("%(n)s seat(s), but %(ruleset)s seats %(lo)s–%(hi)s"),
+        gettext_lazy("%(n)s seat(s), but %(ruleset)s seats %(lo)s–%(hi)s"),
     ),
     _rule(
         "setup.players",
         r"(?P<n>\d+) seat\(s\), but (?P<ruleset>\S+) seats (?P<lo>\d+)–(?P<hi>\d+) players",
-        _l("%(n)s seat(s), but %(ruleset)s seats %(lo)s–%(hi)s players"),
+        gettext_lazy("%(n)s seat(s), but %(ruleset)s seats %(lo)s–%(hi)s players"),
     ),
     _rule(
         "setup.role_counts",
         r"(?P<n>\d+) players under (?P<ruleset>\S+) deal (?P<k>\d+) killers, (?P<p>\d+) police, "
         r"(?P<c>\d+) civilians; the seats hold (?P<hk>\d+), (?P<hp>\d+), (?P<hc>\d+)",
-        _l(
+        gettext_lazy(
             "%(n)s players under %(ruleset)s deal %(k)s killers, %(p)s police, %(c)s civilians; "
             "the seats hold %(hk)s, %(hp)s, %(hc)s"
         ),
@@ -516,28 +535,28 @@ VIOLATIONS: tuple[Rule, ...] = (
     _rule(
         "awards.unknown_seat",
         r"seat (?P<seat>-?\d+) is not at the table \(1\.\.(?P<n>\d+)\)",
-        _l("seat %(seat)s is not at the table (1..%(n)s)"),
+        gettext_lazy("seat %(seat)s is not at the table (1..%(n)s)"),
     ),
     _rule(
         "awards.points",
         r"a warning to seat (?P<seat>-?\d+) carries no points",
-        _l("a warning to seat %(seat)s carries no points"),
+        gettext_lazy("a warning to seat %(seat)s carries no points"),
     ),
     _rule(
         "awards.points",
         r"a bonus for seat (?P<seat>-?\d+) needs a positive number of points",
-        _l("a bonus for seat %(seat)s needs a positive number of points"),
+        gettext_lazy("a bonus for seat %(seat)s needs a positive number of points"),
     ),
     _rule(
         "awards.points",
         r"a penalty for seat (?P<seat>-?\d+) needs a positive number of points",
-        _l("a penalty for seat %(seat)s needs a positive number of points"),
+        gettext_lazy("a penalty for seat %(seat)s needs a positive number of points"),
     ),
     _rule(
         "series.repeat_night1_victim",
         r"(?P<player>.+) \(seat (?P<seat>\d+)\) is the night-1 victim again; they were the "
         r"night-1 victim of their previous game \(game (?P<game>\d+)\)",
-        _l(
+        gettext_lazy(
             "%(player)s (seat %(seat)s) is the night-1 victim again; they were the night-1 "
             "victim of their previous game (game %(game)s)"
         ),
@@ -546,186 +565,186 @@ VIOLATIONS: tuple[Rule, ...] = (
     _rule(
         "record.type",
         rf"expected an object, got (?P<got>{_KIND})",
-        _l("expected an object, got %(got)s"),
+        gettext_lazy("expected an object, got %(got)s"),
     ),
     _rule(
         "record.type",
         r"expected a seat number or null, got (?P<value>.+)",
-        _l("expected a seat number or null, got %(value)s"),
+        gettext_lazy("expected a seat number or null, got %(value)s"),
     ),
     _rule(
         "record.type",
         r"expected a seat number, got (?P<value>.+)",
-        _l("expected a seat number, got %(value)s"),
+        gettext_lazy("expected a seat number, got %(value)s"),
     ),
     _rule(
         "record.type",
         rf"expected a list of seats, got (?P<got>{_KIND})",
-        _l("expected a list of seats, got %(got)s"),
+        gettext_lazy("expected a list of seats, got %(got)s"),
     ),
     _rule(
         "record.type",
         rf"expected a non-empty string, got (?P<got>{_KIND})",
-        _l("expected a non-empty string, got %(got)s"),
+        gettext_lazy("expected a non-empty string, got %(got)s"),
     ),
     _rule(
         "record.type",
         r"expected \{base: id, overrides: \{\.\.\.\}\}",
-        _l("expected {base: id, overrides: {...}}"),
+        gettext_lazy("expected {base: id, overrides: {...}}"),
     ),
     _rule(
         "record.type",
         rf"expected a ruleset id, got (?P<got>{_KIND})",
-        _l("expected a ruleset id, got %(got)s"),
+        gettext_lazy("expected a ruleset id, got %(got)s"),
     ),
     _rule(
         "record.type",
         rf"expected a non-empty list, got (?P<got>{_KIND})",
-        _l("expected a non-empty list, got %(got)s"),
+        gettext_lazy("expected a non-empty list, got %(got)s"),
     ),
     _rule(
         "record.type",
         rf"expected an object voter → target, got (?P<got>{_KIND})",
-        _l("expected an object voter → target, got %(got)s"),
+        gettext_lazy("expected an object voter → target, got %(got)s"),
     ),
     _rule(
         "record.type",
         rf"expected a list, got (?P<got>{_KIND})",
-        _l("expected a list, got %(got)s"),
+        gettext_lazy("expected a list, got %(got)s"),
     ),
     _rule(
         "record.type",
         rf"expected a list of phases, got (?P<got>{_KIND})",
-        _l("expected a list of phases, got %(got)s"),
+        gettext_lazy("expected a list of phases, got %(got)s"),
     ),
     _rule(
         "record.type",
         rf"expected a phase object, got (?P<got>{_KIND})",
-        _l("expected a phase object, got %(got)s"),
+        gettext_lazy("expected a phase object, got %(got)s"),
     ),
     _rule(
         "record.type",
         rf"expected a number, got (?P<got>{_KIND})",
-        _l("expected a number, got %(got)s"),
+        gettext_lazy("expected a number, got %(got)s"),
     ),
     _rule(
         "record.type",
         rf"expected a string, got (?P<got>{_KIND})",
-        _l("expected a string, got %(got)s"),
+        gettext_lazy("expected a string, got %(got)s"),
     ),
     _rule(
         "record.type",
         rf"expected an object of strings, got (?P<got>{_KIND})",
-        _l("expected an object of strings, got %(got)s"),
+        gettext_lazy("expected an object of strings, got %(got)s"),
     ),
     _rule(
         "record.duplicate_key",
         r"key (?P<key>'.*') appears twice",
-        _l("key %(key)s appears twice"),
+        gettext_lazy("key %(key)s appears twice"),
     ),
-    _rule("record.duplicate_key", r"a key appears twice", _l("a key appears twice")),
-    _rule("record.unknown_key", r"unknown key (?P<key>'.*')", _l("unknown key %(key)s")),
+    _rule("record.duplicate_key", r"a key appears twice", gettext_lazy("a key appears twice")),
+    _rule("record.unknown_key", r"unknown key (?P<key>'.*')", gettext_lazy("unknown key %(key)s")),
     _rule(
         "record.missing_key",
         r"missing required key (?P<key>'.*')",
-        _l("missing required key %(key)s"),
+        gettext_lazy("missing required key %(key)s"),
     ),
     _rule(
         "record.bad_value",
         r"(?P<value>.+) is not one of (?P<allowed>'.*')",
-        _l("%(value)s is not one of %(allowed)s"),
+        gettext_lazy("%(value)s is not one of %(allowed)s"),
     ),
     _rule(
         "record.bad_value",
         r"voter (?P<key>'.*') is not a seat number",
-        _l("voter %(key)s is not a seat number"),
+        gettext_lazy("voter %(key)s is not a seat number"),
     ),
     _rule(
         "record.bad_value",
         r'needs "phase": "night" or "day" and "n" ≥ 1',
-        _l('needs "phase": "night" or "day" and "n" ≥ 1'),
+        gettext_lazy('needs "phase": "night" or "day" and "n" ≥ 1'),
     ),
     _rule(
         "record.json",
         r"not JSON: (?P<detail>.+) at line (?P<line>\d+) column (?P<column>\d+)",
-        _l("not JSON: %(detail)s at line %(line)s column %(column)s"),
+        gettext_lazy("not JSON: %(detail)s at line %(line)s column %(column)s"),
     ),
-    _rule("record.json", r"not JSON: (?P<detail>.+)", _l("not JSON: %(detail)s")),
+    _rule("record.json", r"not JSON: (?P<detail>.+)", gettext_lazy("not JSON: %(detail)s")),
     _rule(
         "record.format",
         r"expected (?P<want>'.*'), got (?P<got>.+)",
-        _l("expected %(want)s, got %(got)s"),
+        gettext_lazy("expected %(want)s, got %(got)s"),
     ),
     _rule(
         "setup.seats",
         r"seats must be 1\.\.(?P<n>\d+), each exactly once",
-        _l("seats must be 1..%(n)s, each exactly once"),
+        gettext_lazy("seats must be 1..%(n)s, each exactly once"),
     ),
     _rule(
         "setup.duplicate_player",
         r"player (?P<player>.+) holds two seats",
-        _l("player %(player)s holds two seats"),
+        gettext_lazy("player %(player)s holds two seats"),
     ),
     # rulesets (a record's "ruleset")
     _rule(
         "ruleset.unknown",
         r"unknown ruleset (?P<ruleset>'.*') \(known: (?P<known>.+)\)",
-        _l("unknown ruleset %(ruleset)s (known: %(known)s)"),
+        gettext_lazy("unknown ruleset %(ruleset)s (known: %(known)s)"),
     ),
     _rule(
         "ruleset.unknown_parameter",
         r"unknown ruleset key (?P<key>'.*')",
-        _l("unknown ruleset key %(key)s"),
+        gettext_lazy("unknown ruleset key %(key)s"),
     ),
     _rule(
         "ruleset.unknown_parameter",
         r"unknown ruleset parameter (?P<key>'.*') in overrides",
-        _l("unknown ruleset parameter %(key)s in overrides"),
+        gettext_lazy("unknown ruleset parameter %(key)s in overrides"),
     ),
     _rule(
         "ruleset.bad_value",
         r"override (?P<name>\w+)=(?P<value>.+): expected (?P<expected>.+)",
-        _l("override %(name)s=%(value)s: expected %(expected)s"),
+        gettext_lazy("override %(name)s=%(value)s: expected %(expected)s"),
     ),
     _rule(
         "ruleset.bad_value",
         r"players \[(?P<lo>-?\d+), (?P<hi>-?\d+)\] is not a valid range",
-        _l("players [%(lo)s, %(hi)s] is not a valid range"),
+        gettext_lazy("players [%(lo)s, %(hi)s] is not a valid range"),
     ),
     _rule(
         "ruleset.bad_value",
         r"roles give no cards for (?P<n>\d+) players",
-        _l("roles give no cards for %(n)s players"),
+        gettext_lazy("roles give no cards for %(n)s players"),
     ),
     _rule(
         "ruleset.bad_value",
         r"a plurality ballot needs a final_tie",
-        _l("a plurality ballot needs a final_tie"),
+        gettext_lazy("a plurality ballot needs a final_tie"),
     ),
     _rule(
         "ruleset.bad_value",
         r"a majority ballot has no final_tie",
-        _l("a majority ballot has no final_tie"),
+        gettext_lazy("a majority ballot has no final_tie"),
     ),
     _rule(
         "ruleset.bad_value",
         r"ruleset must be an id or \{base, overrides\}",
-        _l("ruleset must be an id or {base, overrides}"),
+        gettext_lazy("ruleset must be an id or {base, overrides}"),
     ),
     _rule(
         "ruleset.bad_value",
         r"a ruleset object needs both base and overrides",
-        _l("a ruleset object needs both base and overrides"),
+        gettext_lazy("a ruleset object needs both base and overrides"),
     ),
     _rule(
         "ruleset.bad_value",
         r"ruleset base must be a ruleset id",
-        _l("ruleset base must be a ruleset id"),
+        gettext_lazy("ruleset base must be a ruleset id"),
     ),
     _rule(
         "ruleset.bad_value",
         r"ruleset overrides must be an object",
-        _l("ruleset overrides must be an object"),
+        gettext_lazy("ruleset overrides must be an object"),
     ),
 )
 
@@ -734,73 +753,75 @@ WHOLE: tuple[Rule, ...] = (
     _rule(
         "phase.order",
         r"night (?P<n>\d+) out of order: night (?P<m>\d+) is next",
-        _l("night %(n)s out of order: night %(m)s is next"),
+        gettext_lazy("night %(n)s out of order: night %(m)s is next"),
     ),
     _rule(
         "phase.order",
         rf"(?P<path>log\[\d+\]): (?P<phase>{_PHASE}) out of order; expected (?P<want>{_PHASE})",
-        _l("%(path)s: %(phase)s out of order; expected %(want)s"),
+        gettext_lazy("%(path)s: %(phase)s out of order; expected %(want)s"),
     ),
 )
 
 #: One line per code, for a message no rule matches.
 CODES: Mapping[str, Promise] = {
-    "phase.after_end": _l("something was recorded after the game had ended"),
-    "phase.order": _l("a night or a day is out of order"),
-    "event.unexpected": _l("this step does not come now"),
-    "day.missing_ballots": _l("no ballot was held"),
-    "ballot.missing": _l("a tie needs another ballot"),
-    "lot.missing": _l("a tie needs lots to be drawn"),
-    "day.missing_eliminated": _l("nobody was declared out"),
-    "day.wrong_elimination": _l("the wrong seat was declared out"),
-    "kill.unknown_seat": _l("the killers chose a seat that is not at the table"),
-    "kill.dead_target": _l("the killers chose a player who is already out"),
-    "check.unknown_seat": _l("the police checked a seat that is not at the table"),
-    "check.no_police": _l("a check, but no police officer is alive"),
-    "check.dead_target": _l("the police checked a player who is already out"),
-    "eject.unknown_seat": _l("an ejected seat is not at the table"),
-    "eject.dead_seat": _l("an ejected player was already out"),
-    "surrender.not_allowed": _l("these rules have no surrender"),
-    "surrender.unknown_seat": _l("a surrendering seat is not at the table"),
-    "surrender.dead_seat": _l("a surrendering player was already out"),
-    "surrender.civilian": _l("a civilian may not surrender"),
-    "surrender.teammate_alive": _l("only the last of a side may surrender"),
-    "ballot.extra": _l("one ballot too many"),
-    "vote.unknown_seat": _l("a vote names a seat that is not at the table"),
-    "vote.duplicate_voter": _l("a player voted twice"),
-    "vote.dead_voter": _l("a player who is out voted"),
-    "vote.abstain_forbidden": _l("every voter must vote in this ballot"),
-    "vote.self_vote": _l("a player voted for themself"),
-    "vote.dead_target": _l("a vote for a player who is out"),
-    "vote.not_candidate": _l("a vote for a player this ballot is not between"),
-    "vote.missing_voter": _l("a player did not vote"),
-    "lot.unexpected": _l("lots were drawn, but there was no final tie"),
-    "lot.not_tied": _l("the lot fell on a player who was not tied"),
-    "last_words.unknown_seat": _l("last words by a seat that is not at the table"),
-    "last_words.duplicate": _l("a player gave last words twice"),
-    "last_words.not_entitled": _l("last words by a player who has none"),
-    "last_words.too_many_suspects": _l("last words name too many suspects"),
-    "last_words.bad_suspect": _l("last words name a suspect that is not allowed"),
-    "result.missing": _l("the game ended, but no result is recorded"),
-    "result.unfinished": _l("a result is recorded, but the game has not ended"),
-    "result.wrong_winner": _l("the recorded winner is not the one the game gives"),
-    "setup.players": _l("these rules do not seat this many players"),
-    "setup.role_counts": _l("the cards dealt do not match the rules"),
-    "setup.seats": _l("the seats must be numbered 1 to N, each once"),
-    "setup.duplicate_player": _l("a player holds two seats"),
-    "awards.unknown_seat": _l("an award to a seat that is not at the table"),
-    "awards.points": _l("an award's points are wrong"),
-    "series.repeat_night1_victim": _l("the same player was the first night's victim twice"),
-    "record.json": _l("the file is not JSON"),
-    "record.format": _l("the file is not a KGR/1 game record"),
-    "record.type": _l("a value in the record has the wrong type"),
-    "record.bad_value": _l("a value in the record is not allowed"),
-    "record.duplicate_key": _l("a key appears twice in the record"),
-    "record.unknown_key": _l("the record has an unknown key"),
-    "record.missing_key": _l("the record lacks a required key"),
-    "ruleset.unknown": _l("unknown ruleset"),
-    "ruleset.unknown_parameter": _l("unknown ruleset parameter"),
-    "ruleset.bad_value": _l("a ruleset parameter has a bad value"),
+    "phase.after_end": gettext_lazy("something was recorded after the game had ended"),
+    "phase.order": gettext_lazy("a night or a day is out of order"),
+    "event.unexpected": gettext_lazy("this step does not come now"),
+    "day.missing_ballots": gettext_lazy("no ballot was held"),
+    "ballot.missing": gettext_lazy("a tie needs another ballot"),
+    "lot.missing": gettext_lazy("a tie needs lots to be drawn"),
+    "day.missing_eliminated": gettext_lazy("nobody was declared out"),
+    "day.wrong_elimination": gettext_lazy("the wrong seat was declared out"),
+    "kill.unknown_seat": gettext_lazy("the killers chose a seat that is not at the table"),
+    "kill.dead_target": gettext_lazy("the killers chose a player who is already out"),
+    "check.unknown_seat": gettext_lazy("the police checked a seat that is not at the table"),
+    "check.no_police": gettext_lazy("a check, but no police officer is alive"),
+    "check.dead_target": gettext_lazy("the police checked a player who is already out"),
+    "eject.unknown_seat": gettext_lazy("an ejected seat is not at the table"),
+    "eject.dead_seat": gettext_lazy("an ejected player was already out"),
+    "surrender.not_allowed": gettext_lazy("these rules have no surrender"),
+    "surrender.unknown_seat": gettext_lazy("a surrendering seat is not at the table"),
+    "surrender.dead_seat": gettext_lazy("a surrendering player was already out"),
+    "surrender.civilian": gettext_lazy("a civilian may not surrender"),
+    "surrender.teammate_alive": gettext_lazy("only the last of a side may surrender"),
+    "ballot.extra": gettext_lazy("one ballot too many"),
+    "vote.unknown_seat": gettext_lazy("a vote names a seat that is not at the table"),
+    "vote.duplicate_voter": gettext_lazy("a player voted twice"),
+    "vote.dead_voter": gettext_lazy("a player who is out voted"),
+    "vote.abstain_forbidden": gettext_lazy("every voter must vote in this ballot"),
+    "vote.self_vote": gettext_lazy("a player voted for themself"),
+    "vote.dead_target": gettext_lazy("a vote for a player who is out"),
+    "vote.not_candidate": gettext_lazy("a vote for a player this ballot is not between"),
+    "vote.missing_voter": gettext_lazy("a player did not vote"),
+    "lot.unexpected": gettext_lazy("lots were drawn, but there was no final tie"),
+    "lot.not_tied": gettext_lazy("the lot fell on a player who was not tied"),
+    "last_words.unknown_seat": gettext_lazy("last words by a seat that is not at the table"),
+    "last_words.duplicate": gettext_lazy("a player gave last words twice"),
+    "last_words.not_entitled": gettext_lazy("last words by a player who has none"),
+    "last_words.too_many_suspects": gettext_lazy("last words name too many suspects"),
+    "last_words.bad_suspect": gettext_lazy("last words name a suspect that is not allowed"),
+    "result.missing": gettext_lazy("the game ended, but no result is recorded"),
+    "result.unfinished": gettext_lazy("a result is recorded, but the game has not ended"),
+    "result.wrong_winner": gettext_lazy("the recorded winner is not the one the game gives"),
+    "setup.players": gettext_lazy("these rules do not seat this many players"),
+    "setup.role_counts": gettext_lazy("the cards dealt do not match the rules"),
+    "setup.seats": gettext_lazy("the seats must be numbered 1 to N, each once"),
+    "setup.duplicate_player": gettext_lazy("a player holds two seats"),
+    "awards.unknown_seat": gettext_lazy("an award to a seat that is not at the table"),
+    "awards.points": gettext_lazy("an award's points are wrong"),
+    "series.repeat_night1_victim": gettext_lazy(
+        "the same player was the first night's victim twice"
+    ),
+    "record.json": gettext_lazy("the file is not JSON"),
+    "record.format": gettext_lazy("the file is not a KGR/1 game record"),
+    "record.type": gettext_lazy("a value in the record has the wrong type"),
+    "record.bad_value": gettext_lazy("a value in the record is not allowed"),
+    "record.duplicate_key": gettext_lazy("a key appears twice in the record"),
+    "record.unknown_key": gettext_lazy("the record has an unknown key"),
+    "record.missing_key": gettext_lazy("the record lacks a required key"),
+    "ruleset.unknown": gettext_lazy("unknown ruleset"),
+    "ruleset.unknown_parameter": gettext_lazy("unknown ruleset parameter"),
+    "ruleset.bad_value": gettext_lazy("a ruleset parameter has a bad value"),
 }
 
 _PREFIXES: Mapping[str, Promise] = {
@@ -929,38 +950,42 @@ def translate_violation(v: Mapping[str, Any] | Any) -> dict[str, str]:
 _NUM = r"-?\d+(?:\.\d+)?"
 
 POINT_REASONS: tuple[Rule, ...] = (
-    _rule("result", r"drawn game", _l("drawn game")),
-    _rule("result", r"won: good side won", _l("won: good side won")),
-    _rule("result", r"won: killers side won", _l("won: killers side won")),
-    _rule("result", r"lost: good side won", _l("lost: good side won")),
-    _rule("result", r"lost: killers side won", _l("lost: killers side won")),
-    _rule("bonus", r"referee bonus", _l("referee bonus")),
-    _rule("bonus", r"referee bonus: (?P<note>.*)", _l("referee bonus: %(note)s")),
+    _rule("result", r"drawn game", gettext_lazy("drawn game")),
+    _rule("result", r"won: good side won", gettext_lazy("won: good side won")),
+    _rule("result", r"won: killers side won", gettext_lazy("won: killers side won")),
+    _rule("result", r"lost: good side won", gettext_lazy("lost: good side won")),
+    _rule("result", r"lost: killers side won", gettext_lazy("lost: killers side won")),
+    _rule("bonus", r"referee bonus", gettext_lazy("referee bonus")),
+    _rule("bonus", r"referee bonus: (?P<note>.*)", gettext_lazy("referee bonus: %(note)s")),
     _rule(
         "bonus-cap",
         rf"referee bonuses capped at \+(?P<cap>{_NUM}) per game",
-        _l("referee bonuses capped at +%(cap)s per game"),
+        gettext_lazy("referee bonuses capped at +%(cap)s per game"),
     ),
-    _rule("penalty", r"referee penalty", _l("referee penalty")),
-    _rule("penalty", r"referee penalty: (?P<note>.*)", _l("referee penalty: %(note)s")),
-    _rule("warning", r"warning (?P<count>\d+)", _l("warning %(count)s")),
-    _rule("warning", r"warning (?P<count>\d+): (?P<note>.*)", _l("warning %(count)s: %(note)s")),
+    _rule("penalty", r"referee penalty", gettext_lazy("referee penalty")),
+    _rule("penalty", r"referee penalty: (?P<note>.*)", gettext_lazy("referee penalty: %(note)s")),
+    _rule("warning", r"warning (?P<count>\d+)", gettext_lazy("warning %(count)s")),
+    _rule(
+        "warning",
+        r"warning (?P<count>\d+): (?P<note>.*)",
+        gettext_lazy("warning %(count)s: %(note)s"),
+    ),
     _rule(
         "warnings",
         r"(?P<count>\d+) warnings in one game: automatic penalty \(once\)",
-        _l("%(count)s warnings in one game: automatic penalty (once)"),
+        gettext_lazy("%(count)s warnings in one game: automatic penalty (once)"),
     ),
-    _rule("ejection", r"ejected by the referee", _l("ejected by the referee")),
+    _rule("ejection", r"ejected by the referee", gettext_lazy("ejected by the referee")),
     _rule(
         "best-guess",
         r"best guess: named seat (?P<seat>\d+) \((?P<player>.+)\), a killer",
-        _l("best guess: named seat %(seat)s (%(player)s), a killer"),
+        gettext_lazy("best guess: named seat %(seat)s (%(player)s), a killer"),
     ),
     _rule(
         "ci",
         rf"compensation \(Ci\) for a lost game after a night-1 death: min\((?P<k>\d+) × "
         rf"(?P<factor>{_NUM}) / (?P<divisor>\d+), (?P<factor2>{_NUM})\) with (?P<n>\d+) games",
-        _l(
+        gettext_lazy(
             "compensation (Ci) for a lost game after a night-1 death: "
             "min(%(k)s × %(factor)s / %(divisor)s, %(factor2)s) with %(n)s games"
         ),
@@ -968,15 +993,15 @@ POINT_REASONS: tuple[Rule, ...] = (
 )
 
 POINT_KINDS: Mapping[str, Promise] = {
-    "result": _l("result of the game"),
-    "bonus": _l("referee bonus"),
-    "bonus-cap": _l("bonus cap"),
-    "penalty": _l("referee penalty"),
+    "result": gettext_lazy("result of the game"),
+    "bonus": gettext_lazy("referee bonus"),
+    "bonus-cap": gettext_lazy("bonus cap"),
+    "penalty": gettext_lazy("referee penalty"),
     "warning": pgettext_lazy("award", "warning"),
-    "warnings": _l("automatic penalty for warnings"),
-    "ejection": _l("ejected by the referee"),
-    "best-guess": _l("best guess"),
-    "ci": _l("compensation (Ci)"),
+    "warnings": gettext_lazy("automatic penalty for warnings"),
+    "ejection": gettext_lazy("ejected by the referee"),
+    "best-guess": gettext_lazy("best guess"),
+    "ci": gettext_lazy("compensation (Ci)"),
 }
 
 
