@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.contrib import messages
@@ -453,7 +452,3 @@ def club_game_new(request: HttpRequest, club_slug: str) -> HttpResponse:
         else:
             return redirect("games:sheet", pk=game.pk)
     return render(request, "games/club_game_new.html", {"club": club, "form": form})
-
-
-def _json(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False)

@@ -157,3 +157,31 @@ def test_sheet_is_officials_only_and_closes_on_confirmation(world: World) -> Non
     assert world.game.status == Game.Status.CONFIRMED
     with pytest.raises(services.Conflict):
         sheet.undo_step(world.user("referee"), world.game, state["revision"])
+
+
+def test_event_ruleset_overrides_reach_the_sheet_lots_included(db: None) -> None:
+    """mainstream with ``final_tie: lot``: the sheet asks for lots, and the submitted
+    record names the ruleset with its overrides."""
+    from engine.rulesets import get_ruleset
+    from engine.simulate import simulate_game
+
+    world = make_world("mainstream", 12)
+    spec = {"base": "mainstream", "overrides": {"final_tie": "lot"}}
+    world.event.ruleset_overrides = spec["overrides"]
+    world.event.save()
+    record = simulate_game(get_ruleset(spec), 12, 4, players=world.handles)
+    assert any("lot" in p for p in record["log"])
+    steps = record_to_steps(record)
+    lot_at = next(i for i, s in enumerate(steps) if s["type"] == "lot")
+    state = play(world, steps[:lot_at])
+    assert state["expected"]["step"] == "lot" and state["expected"]["lot_candidates"]
+    assert "final tie (lot)" in state["expected"]["tie"]
+    state = play_more(world, state, steps[lot_at:])
+    assert state["over"]
+    version = sheet.submit_sheet(world.user("referee"), world.game, state["revision"])
+    assert version.valid, version.violations
+    assert version.record["ruleset"] == spec
+    # the same game recorded under the plain ruleset is not this game's
+    plain = dict(version.record, ruleset="mainstream")
+    other = services.submit_record(world.user("referee"), world.game, plain, "api")
+    assert any(v["code"] == "platform.ruleset" for v in other.violations)
