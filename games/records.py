@@ -11,11 +11,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from engine.record import FORMAT, loads
 from engine.rulesets import RulesetError, get_ruleset
 from engine.validate import validate
 from games.models import Game
+from games.violation_text import json_error_text
 from league.models import Player, Seat
 
 
@@ -54,7 +56,7 @@ def load_json(data: str | bytes) -> Any:
     except json.JSONDecodeError as e:
         raise NotARecordError(
             _("not JSON: %(msg)s at line %(line)s column %(col)s")
-            % {"msg": e.msg, "line": e.lineno, "col": e.colno}
+            % {"msg": json_error_text(e.msg), "line": e.lineno, "col": e.colno}
         ) from None
 
 
@@ -96,7 +98,8 @@ def platform_violations(game: Game, record: dict[str, Any]) -> list[dict[str, st
             {
                 "code": "platform.ruleset",
                 "where": "setup",
-                "message": _("setup: the record's ruleset is not this game's (%(want)s)")
+                # stored in English, shown translated (games.violation_text)
+                "message": gettext_noop("setup: the record's ruleset is not this game's (%(want)s)")
                 % {"want": json.dumps(game.ruleset_spec())},
             }
         )
@@ -116,7 +119,9 @@ def platform_violations(game: Game, record: dict[str, Any]) -> list[dict[str, st
                 {
                     "code": "platform.seating",
                     "where": "setup",
-                    "message": _("setup: seats %(seats)s do not match the table's seating")
+                    "message": gettext_noop(
+                        "setup: seats %(seats)s do not match the table's seating"
+                    )
                     % {"seats": ", ".join(wrong)},
                 }
             )
@@ -129,7 +134,7 @@ def platform_violations(game: Game, record: dict[str, Any]) -> list[dict[str, st
                 {
                     "code": "platform.unknown_player",
                     "where": "setup",
-                    "message": _("setup: unknown players %(players)s")
+                    "message": gettext_noop("setup: unknown players %(players)s")
                     % {"players": ", ".join(unknown)},
                 }
             )

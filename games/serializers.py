@@ -10,6 +10,7 @@ from rest_framework import serializers
 
 from games.models import Game, GameVersion
 from games.permissions import can_see_secrets, is_game_official
+from games.violation_text import translate_violation
 
 
 class RecordInput(serializers.Serializer[Any]):
@@ -96,7 +97,7 @@ def version_data(v: GameVersion) -> dict[str, Any]:
         "completeness": v.completeness,
         "winner": v.winner,
         "ended": v.ended,
-        "violations": v.violations,
+        "violations": [translate_violation(x) for x in v.violations],  # in the reader's language
         "confirmed_by": _username(v.confirmed_by),
         "confirmed_at": v.confirmed_at.isoformat() if v.confirmed_at else None,
         "record": v.record,

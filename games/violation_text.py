@@ -561,6 +561,22 @@ VIOLATIONS: tuple[Rule, ...] = (
             "victim of their previous game (game %(game)s)"
         ),
     ),
+    # the platform's own checks of an uploaded record (games.records)
+    _rule(
+        "platform.ruleset",
+        r"the record's ruleset is not this game's \((?P<want>.+)\)",
+        gettext_lazy("the record's ruleset is not this game's (%(want)s)"),
+    ),
+    _rule(
+        "platform.seating",
+        r"seats (?P<seats>.+) do not match the table's seating",
+        gettext_lazy("seats %(seats)s do not match the table's seating"),
+    ),
+    _rule(
+        "platform.unknown_player",
+        r"unknown players (?P<players>.+)",
+        gettext_lazy("unknown players %(players)s"),
+    ),
     # the record's form (uploaded files)
     _rule(
         "record.type",
@@ -822,6 +838,9 @@ CODES: Mapping[str, Promise] = {
     "ruleset.unknown": gettext_lazy("unknown ruleset"),
     "ruleset.unknown_parameter": gettext_lazy("unknown ruleset parameter"),
     "ruleset.bad_value": gettext_lazy("a ruleset parameter has a bad value"),
+    "platform.ruleset": gettext_lazy("the record's ruleset is not this game's"),
+    "platform.seating": gettext_lazy("the record's seats do not match the table's seating"),
+    "platform.unknown_player": gettext_lazy("the record names unknown players"),
 }
 
 _PREFIXES: Mapping[str, Promise] = {
@@ -835,6 +854,27 @@ _PREFIXES: Mapping[str, Promise] = {
     "meta": pgettext_lazy("record part", "meta"),
     "format": pgettext_lazy("record part", "format"),
 }
+
+
+_JSON_ERRORS: Mapping[str, Promise] = {
+    "Expecting value": gettext_lazy("a value was expected"),
+    "Expecting ',' delimiter": gettext_lazy("a comma (,) was expected"),
+    "Expecting ':' delimiter": gettext_lazy("a colon (:) was expected"),
+    "Expecting property name enclosed in double quotes": gettext_lazy(
+        "a key in double quotes was expected"
+    ),
+    "Unterminated string starting at": gettext_lazy("a text is not closed"),
+    "Extra data": gettext_lazy("there is more after the end of the JSON value"),
+    "Invalid control character at": gettext_lazy("a control character is not allowed here"),
+    "Invalid \\escape": gettext_lazy("a backslash escape is not valid"),
+}
+
+
+def json_error_text(msg: str) -> str:
+    """Python's JSON parser's complaint (English) in the active language."""
+    if (get_language() or "en").startswith("en"):
+        return msg
+    return _lookup(_JSON_ERRORS, msg)
 
 
 def number_text(value: str) -> str:
@@ -868,6 +908,7 @@ def _param(name: str, value: str) -> str:
         "cap": number_text,
         "factor": number_text,
         "note": str,
+        "detail": json_error_text,
         "player": str,
     }
     convert = converters.get(base)
@@ -923,8 +964,8 @@ def violation_text(code: str, message: str, where: str = "") -> str:
     found = render_violation(code, message)
     if found is not None:
         return found
-    if (get_language() or "en").startswith("en"):
-        return message
+    if (get_language() or "en").startswith("en") or code not in CODES:
+        return message  # English, or a message this module does not know (stored as written)
     described = CODES.get(code)
     text = str(described) if described is not None else _("the record breaks a rule")
     if where:
