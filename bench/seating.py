@@ -35,6 +35,22 @@ class Instance:
     players: int
     rounds: int
     tables: int | None = None
+    constrained: bool = False
+
+    def problem(self, seed: int) -> SeatingProblem:
+        """The instance; constrained ones add absences, avoid pairs and clubs."""
+        ids = [f"p{i:03d}" for i in range(self.players)]
+        extra: dict[str, object] = {}
+        if self.constrained:
+            extra = {
+                "absent": {p: {3, 4} for p in ids[:6]},
+                "avoid": [(ids[i], ids[i + 1]) for i in range(10, 50, 2)],
+                "clubs": {p: f"club{i % 12}" for i, p in enumerate(ids)},
+                "club_apart_rounds": 2,
+            }
+        return SeatingProblem(
+            players=ids, rounds=self.rounds, tables=self.tables, seed=seed, **extra
+        )
 
 
 INSTANCES = (
@@ -48,6 +64,8 @@ INSTANCES = (
     Instance("90 / 8 rounds / sizes free", 90, 8),
     Instance("100 / 7 rounds / 8 tables", 100, 7, 8),
     Instance("130 / 10 rounds / 10 tables of 13", 130, 10, 10),
+    Instance("37 / 9 rounds / sizes free", 37, 9),
+    Instance("120 / 10 / 10 tables + absences, avoid, clubs", 120, 10, 10, constrained=True),
 )
 
 
@@ -75,7 +93,7 @@ def anneal(n: int, shapes: list[list[int]], seconds: float, seed: int) -> list[l
     rng = random.Random(seed)
     draw = random_draw(n, shapes, rng)
     lam = meeting_matrix(n, draw).tolist()
-    where = [[0] * n for _ in draw]
+    where = [[-1] * n for _ in draw]
     for t, rnd in enumerate(draw):
         for j, table in enumerate(rnd):
             for p in table:
@@ -93,7 +111,7 @@ def anneal(n: int, shapes: list[list[int]], seconds: float, seed: int) -> list[l
         t = rng.randrange(len(draw))
         a, b = rng.randrange(n), rng.randrange(n)
         ja, jb = where[t][a], where[t][b]
-        if ja == jb:
+        if ja == jb or ja < 0 or jb < 0:
             continue
         ta, tb = draw[t][ja], draw[t][jb]
         la, lb = lam[a], lam[b]
@@ -136,10 +154,8 @@ def main() -> None:
     )
     print("|---|---|---|---|---|---|---|---|")
     for inst in INSTANCES:
-        ids = [f"p{i:03d}" for i in range(inst.players)]
-        problem = SeatingProblem(
-            players=ids, rounds=inst.rounds, tables=inst.tables, seed=args.seed
-        )
+        problem = inst.problem(args.seed)
+        ids = list(problem.players)
         started, cpu = time.perf_counter(), time.process_time()
         draw = draw_seating(problem, args.time_limit)
         seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
@@ -152,6 +168,7 @@ def main() -> None:
         index = {p: i for i, p in enumerate(ids)}
         shapes = [[len(t) for t in r.tables] for r in draw.rounds]
         rnd_r, rnd_l = measures(inst.players, random_draw(inst.players, shapes, random.Random(1)))
+        # the baselines keep the table sizes but ignore who is absent and the constraints
         ann = anneal(inst.players, shapes, args.anneal_seconds, args.seed)
         ann_r, ann_l = measures(inst.players, ann)
         own = [[[index[p] for p in t] for t in r.tables] for r in draw.rounds]

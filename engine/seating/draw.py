@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -36,6 +36,7 @@ from engine.seating.search import (
     anneal,
     fit_sizes,
     greedy_round,
+    meetings,
     objective,
     relabel,
     round_adjacency,
@@ -208,7 +209,7 @@ def draw_seating(
             polished = []
             for i, (_, count, name, start) in enumerate(starts):
                 until = time.perf_counter() + window / len(starts)
-                score, name, start = _polish(
+                rank, name, start = _polish(
                     start,
                     name,
                     weights,
@@ -219,8 +220,8 @@ def draw_seating(
                     _stopper(until, out_of_time, cut_short),
                     _scaled(report, 0.1 + 0.8 * i / len(starts), 0.8 / len(starts)),
                 )
-                polished.append((score, name, start, count))
-            score, method, assign, _ = min(polished, key=lambda c: (c[0], c[3]))
+                polished.append((rank, name, start, count))
+            _, method, assign, _ = min(polished, key=lambda c: (c[0], c[3]))
     report(0.9)
     warnings: list[str] = []
     _check_avoid_met(problem, assign, fixed)
@@ -285,14 +286,24 @@ def _polish(
     share: int,
     out_of_time: Callable[[], bool],
     report: Callable[[float], None],
-) -> tuple[int, str, IntArray]:
-    """Annealing (from a greedy draw only: it would scramble a design) then tabu."""
+) -> tuple[tuple[int, int, int], str, IntArray]:
+    """Annealing (from a greedy draw only: it would scramble a design) then tabu.
+
+    If half of the annealing cannot bring max λ down to the cap, the cap moves up to
+    what was reached, so the rest of the effort goes into R rather than into a cap out
+    of reach. (A design's start keeps the cap: its few excess meetings are easy to
+    repair.) Returns the :func:`_rank` of the result.
+    """
     if name == _GREEDY:
-        assign = anneal(assign, w, moves=opts.anneal_moves, rng=rng, out_of_time=out_of_time)
+        half = opts.anneal_moves // 2
+        assign = anneal(assign, w, moves=half, rng=rng, out_of_time=out_of_time)
+        w = _reachable_cap(assign, w)
+        assign = anneal(assign, w, moves=half, rng=rng, out_of_time=out_of_time)
+        w = _reachable_cap(assign, w)
         name = "greedy + annealing"
     report(0.3)
     tables = [int(row.max()) + 1 for row in assign]
-    assign, score = tabu_search(
+    assign, _ = tabu_search(
         assign,
         tables,
         w,
@@ -303,7 +314,21 @@ def _polish(
         out_of_time=out_of_time,
         progress=lambda f: report(0.3 + 0.7 * f),
     )
-    return score, f"{name} + tabu search", assign
+    return _rank(assign, w), f"{name} + tabu search", assign
+
+
+def _reachable_cap(assign: IntArray, w: Weights) -> Weights:
+    """The weights with the cap raised to the draw's max λ when it is above the cap."""
+    top = int(meetings(assign, w.base).max(initial=0))
+    return replace(w, cap=top) if top > w.cap else w
+
+
+def _rank(assign: IntArray, w: Weights) -> tuple[int, int, int]:
+    """Avoid-pair meetings, then max λ, then the objective with the cap at that max λ."""
+    lam = meetings(assign, w.base)
+    top = int(lam.max(initial=0))
+    broken = int((lam - w.base)[w.avoid].sum()) // 2
+    return broken, max(top, w.cap), objective(assign, replace(w, cap=max(top, w.cap)))
 
 
 def _tabu_budget(iterations: int, players: int) -> int:
