@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Any
 
@@ -162,6 +163,9 @@ def _seats(seats: Iterable[int]) -> str:
     return "seat " + str(s[0]) if len(s) == 1 else "seats " + ", ".join(map(str, s))
 
 
+_seat_number = attrgetter("seat")
+
+
 def check_setup(rules: Ruleset, seats: Sequence[Seat]) -> list[Violation]:
     """The deal against the ruleset: seats 1..N once each, one seat a player, the cards."""
     n = len(seats)
@@ -201,7 +205,7 @@ class GameState:
             if bad:
                 raise IllegalEventError(bad)
         self.rules = ruleset
-        self.seats = tuple(sorted(seats, key=lambda s: s.seat))
+        self.seats = tuple(sorted(seats, key=_seat_number))
         self.n = len(self.seats)
         self.role = {s.seat: s.role for s in self.seats}
         self.dealt = dict.fromkeys(Role, 0)
