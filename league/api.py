@@ -217,7 +217,7 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
             if not perms.can_staff_event(request.user, event):
                 raise PermissionDenied
             regs = selectors.registrations(event, request.query_params.get("q", ""))
-            page: Any = self.paginate_queryset(regs)  # type: ignore[arg-type]
+            page: Any = self.paginate_queryset(regs)
             return self.get_paginated_response(s.RegistrationSerializer(page, many=True).data)
         data = _valid(s.RegisterInputSerializer, request)
         handle = data["handle"].strip().lstrip("@").lower()

@@ -1,6 +1,6 @@
 """Demo data for the league side: what a fresh `make run` shows.
 
-A club with an organiser, event staff and six referees; 48 players with Chinese, Latin
+A club with an organiser, event staff and eight referees; 48 players with Chinese, Latin
 and Spanish names (some in a second club); one event with four rounds drawn by the real
 engine, round 1 confirmed and released. Everything goes through the services, so the
 demo also exercises the audit log. Idempotent: a second call changes nothing.
@@ -134,12 +134,14 @@ def seed_league() -> list[str]:
             ("法官", "二"),
             ("Rob", "Judge"),
             ("Marta", "Árbitra"),
+            ("法官", "三"),
+            ("Leo", "Schiedsrichter"),
         ],
         start=1,
     ):
         user = _user(f"referee{i}", first_name=first, last_name=last)
         ref, _ = Referee.objects.get_or_create(
-            user=user, defaults={"grade": 1 + i % 5, "club": guests if i == 3 else club}
+            user=user, defaults={"grade": 1 + i % 5, "club": guests if i == 3 else None}
         )
         referees.append(ref)
 
@@ -216,7 +218,7 @@ def seed_league() -> list[str]:
     return [
         *lines,
         f"club organiser: organiser / {DEMO_PASSWORD}  (/manage/)",
-        f"event staff: staff / {DEMO_PASSWORD}; referees: referee1..6 / {DEMO_PASSWORD}",
+        f"event staff: staff / {DEMO_PASSWORD}; referees: referee1..8 / {DEMO_PASSWORD}",
         f"player: player / {DEMO_PASSWORD}",
         f"event: /clubs/{DEMO_CLUB}/{DEMO_EVENT}/ — 48 players, 4 rounds drawn, round 1 released",
     ]

@@ -151,15 +151,27 @@ def player_schedules(rounds: Iterable[Round]) -> list[PlayerSchedule]:
 # --- registrations --------------------------------------------------------------------------
 
 
-def registrations(event: Event, query: str = "") -> QuerySet[Registration]:
-    """An event's registrations, searchable by display name or handle."""
-    qs = Registration.objects.filter(event=event).select_related("player")
+def registrations(event: Event, query: str = "") -> list[Registration]:
+    """An event's registrations (registered first, then by name in reading order).
+
+    ``query`` finds a player by display name or handle in any script: accents and case
+    do not matter, and pinyin finds Chinese names (``wangfang`` or ``wf`` finds 王芳) —
+    see :mod:`league.names`. Each registration carries ``search_text`` for the page's
+    filter-as-you-type.
+    """
+    from league.names import initials_key, name_matches, search_key, sort_key
+
+    regs = list(Registration.objects.filter(event=event).select_related("player"))
     query = query.strip().lstrip("@")
     if query:
-        qs = qs.filter(
-            Q(player__display_name__icontains=query) | Q(player__handle__icontains=query)
+        regs = [r for r in regs if name_matches(query, r.player.display_name, r.player.handle)]
+    for reg in regs:
+        name = reg.player.display_name
+        reg.search_text = " ".join(  # type: ignore[attr-defined]
+            [name.casefold(), reg.player.handle, search_key(name), initials_key(name)]
         )
-    return qs.order_by("status", "player__display_name", "player__handle")
+    regs.sort(key=lambda r: (r.status != "registered", sort_key(r.player.display_name)))
+    return regs
 
 
 def own_registration(user: Any, event: Event) -> Registration | None:

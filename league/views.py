@@ -202,7 +202,7 @@ def registrations(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "event": event,
             "query": query,
-            "registrations": selectors.registrations(event, query)[:200],
+            "registrations": selectors.registrations(event, query)[:500],
             "counts": selectors.registration_counts(event),
             "add_form": AddPlayerForm(),
         },

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from league.demo import seed_league
-from league.models import Event, Player, Referee, Round, Seat
+from league.models import Event, Player, Referee, Round, Seat, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -14,8 +14,9 @@ def test_seed_league_builds_a_drawn_event_once() -> None:
     lines = seed_league()
     assert any("round 1 released" in line for line in lines), lines
     event = Event.objects.get(slug="demo-open")
-    assert Player.objects.count() == 48 and Referee.objects.count() == 6
+    assert Player.objects.count() == 48 and Referee.objects.count() == 8
     assert event.status == "running"
+    assert not Table.objects.filter(round__event=event, referee__isnull=True).exists()
     statuses = list(event.rounds.order_by("number").values_list("status", flat=True))
     assert statuses == ["released", "draft", "draft", "draft"]
     for rnd in Round.objects.filter(event=event):

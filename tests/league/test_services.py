@@ -493,3 +493,18 @@ def test_a_lost_draw_job_expires(organiser: Any, event: Event) -> None:
     services.request_draw(organiser, event, from_round=1)
     stale.refresh_from_db()
     assert stale.status == "failed" and stale.error
+
+
+def test_registration_search_any_script(event: Event) -> None:
+    for name, handle in (("王芳", "wf1"), ("José Núñez", "jn"), ("Anna", "anna")):
+        RegistrationFactory(event=event, player=PlayerFactory(display_name=name, handle=handle))
+
+    def found(query: str) -> list[str]:
+        return [r.player.handle for r in selectors.registrations(event, query)]
+
+    assert found("wangfang") == ["wf1"]
+    assert found("wf") == ["wf1"]
+    assert found("王") == ["wf1"]
+    assert found("jose nunez") == ["jn"]
+    assert found("@ann") == ["anna"]
+    assert len(found("")) == 3
