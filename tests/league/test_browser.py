@@ -100,10 +100,15 @@ def test_organiser_sets_up_event_and_public_sees_only_round_1(
     # check them in: search narrows the list; then everyone, one tap each
     page.fill("#q", "b07")
     assert page.locator("#checkin-list li:not([hidden])").count() == 1
+    page.fill("#q", "")
+    page.dispatch_event("#q", "input")
     for _ in range(30):
-        page.locator("button[data-checkin]").first.click()
-        page.wait_for_load_state()
+        button = page.locator("button[data-checkin]").first
+        handle = button.get_attribute("data-handle")
+        button.click()
+        page.wait_for_selector(f"button[data-handle='{handle}']:not([data-checkin])")
     assert page.locator("button[data-checkin]").count() == 0
+    page.wait_for_selector("#reg-counts:has-text('30 of 30')")
     assert Registration.objects.filter(event=event, checked_in_at__isnull=False).count() == 30
 
     # draw all three rounds
