@@ -20,6 +20,7 @@ is acknowledged without being applied twice.
 from __future__ import annotations
 
 import dataclasses
+import json
 from typing import Any
 
 from django.db import transaction
@@ -501,6 +502,13 @@ def submit_sheet(actor: Any, game: Game, expected_revision: int | None) -> GameV
         record = replay.record_json()
         if record is None:
             raise StepError(_("deal the cards first"))
+        latest = game.versions.order_by("-number").first()
+        if (
+            latest is not None
+            and latest.source == GameVersion.Source.SHEET
+            and latest.record == json.loads(json.dumps(record))
+        ):
+            return latest  # the same sheet submitted again (a retry): nothing new to add
         return submit_record(actor, game, record, GameVersion.Source.SHEET)
 
 

@@ -20,7 +20,7 @@ from games.forms import ClubGameForm, PaperForm, UploadForm
 from games.models import Game, GameVersion
 from games.records import NotARecordError, load_json, require_record_shape
 from league.models import Club, Event, Table
-from league.permissions import can_manage_event, can_view_event
+from league.permissions import can_manage_event, can_view_event, visible_round_statuses
 
 #: The sheet's words, handed to static/js/sheet.js as JSON.
 SHEET_STRINGS = {
@@ -77,6 +77,10 @@ SHEET_STRINGS = {
     "killers": _lazy("killers"),
     "draw": _lazy("draw"),
     "submitted": _lazy("Submitted as version"),
+    "closed": _lazy(
+        "This game is confirmed: the sheet is closed. Corrections go through an upload "
+        "or the paper form, with a reason."
+    ),
 }
 
 
@@ -300,8 +304,14 @@ def event_games(request: HttpRequest, pk: int) -> HttpResponse:
     organiser = can_manage_event(user, event)
     if not (organiser or can_view_event(user, event)):
         raise Http404
-    games = [g for g in selectors.event_games(event) if permissions.can_view_game(user, g)]
-    rounds = event.rounds.prefetch_related("tables").order_by("number")
+    games = {g.table_id: g for g in selectors.event_games(event)}
+    rounds = []
+    for rnd in event.rounds.prefetch_related("tables__referee__user").order_by("number"):
+        if not organiser and rnd.status not in visible_round_statuses(user, event):
+            continue
+        rows = [(t, games.get(t.pk)) for t in rnd.tables.all()]
+        if rows:
+            rounds.append((rnd, rows))
     form = UploadForm()
     reports: list[dict[str, Any]] = []
     if request.method == "POST" and organiser:
@@ -328,7 +338,6 @@ def event_games(request: HttpRequest, pk: int) -> HttpResponse:
         "games/event_games.html",
         {
             "event": event,
-            "games": games,
             "rounds": rounds,
             "organiser": organiser,
             "form": form,

@@ -172,6 +172,15 @@
     tie.textContent = e.tie || "";
     var panel = $("panel");
     panel.textContent = "";
+    var closed = state.game_status === "confirmed" || state.game_status === "released";
+    if (closed) {
+      panel.appendChild(el("p", { cls: "done", id: "closed", text: T.closed }));
+      renderSteps();
+      $("undo").disabled = true;
+      $("awards").hidden = true;
+      $("last-words").hidden = true;
+      return;
+    }
     var view = { deal: renderDeal, night: renderNight, day: renderDay, ballot: renderDay,
                  lot: renderLot, declare: renderDeclare, over: renderOver }[e.step];
     if (view) panel.appendChild(view(e));

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games import services, sheet
 from games.models import Game, GameVersion
@@ -185,3 +187,35 @@ def test_event_ruleset_overrides_reach_the_sheet_lots_included(db: None) -> None
     plain = dict(version.record, ruleset="mainstream")
     other = services.submit_record(world.user("referee"), world.game, plain, "api")
     assert any(v["code"] == "platform.ruleset" for v in other.violations)
+
+
+def test_submitting_the_same_sheet_twice_adds_one_version(world: World) -> None:
+    state = play(world, record_to_steps(world.record(14)))
+    first = sheet.submit_sheet(world.user("referee"), world.game, state["revision"])
+    again = sheet.submit_sheet(world.user("referee"), world.game, state["revision"])
+    assert again.pk == first.pk and world.game.versions.count() == 1
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    ruleset=st.sampled_from(["classic", "mainstream", "civilian-draw", "majority"]),
+    seed=st.integers(min_value=0, max_value=2**31),
+    data=st.data(),
+)
+@pytest.mark.django_db
+def test_any_legal_game_of_any_ruleset_plays_through_the_sheet(
+    ruleset: str, seed: int, data: st.DataObject
+) -> None:
+    """The engine's simulator writes legal games; every one replays on the sheet, step by
+    step, to the same record, and is accepted as a valid submission."""
+    from engine.rulesets import get_ruleset
+
+    sizes = sorted(get_ruleset(ruleset).table_sizes)
+    n = data.draw(st.sampled_from(sizes), label="players")
+    world = make_world(ruleset, n)
+    record = world.record(seed)
+    state = play(world, record_to_steps(record))
+    assert state["record"]["log"] == record["log"]
+    assert state["record"]["result"] == record["result"]
+    version = sheet.submit_sheet(world.user("referee"), world.game, state["revision"])
+    assert version.valid and version.status == GameVersion.Status.SUBMITTED, version.violations
