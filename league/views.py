@@ -8,6 +8,7 @@ declare their release gate: they only ever read :func:`league.selectors.public_r
 from __future__ import annotations
 
 import csv
+import zoneinfo
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -51,10 +52,33 @@ def home(request: HttpRequest) -> HttpResponse:
 # --- access helpers -------------------------------------------------------------------------
 
 
+def use_club_timezone(club: Club) -> None:
+    """Show and read times in the club's time zone for the rest of this request.
+
+    Every view that calls this is wrapped by :func:`club_time`, which switches back.
+    """
+    try:
+        timezone.activate(zoneinfo.ZoneInfo(club.timezone))
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        pass
+
+
+def club_time(view: View) -> View:
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        try:
+            return view(request, *args, **kwargs)
+        finally:
+            timezone.deactivate()
+
+    return wrapper
+
+
 def _event_for(request: HttpRequest, pk: int, check: Callable[[Any, Event], bool]) -> Event:
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
     if not check(request.user, event):
         raise PermissionDenied
+    use_club_timezone(event.club)
     return event
 
 
@@ -62,6 +86,7 @@ def login_first(view: View) -> View:
     """Anonymous visitors go to the login page; the view itself checks permissions."""
 
     @wraps(view)
+    @club_time
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
@@ -114,6 +139,7 @@ def event_create(request: HttpRequest, club_slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=club_slug)
     if not perms.can_create_event(request.user, club):
         raise PermissionDenied
+    use_club_timezone(club)
     form = EventForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -546,11 +572,15 @@ def draw_csv(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _public_event(club_slug: str, event_slug: str) -> Event:
-    return get_object_or_404(selectors.public_events(), club__slug=club_slug, slug=event_slug)
+    event = get_object_or_404(selectors.public_events(), club__slug=club_slug, slug=event_slug)
+    use_club_timezone(event.club)
+    return event
 
 
+@club_time
 def club_page(request: HttpRequest, club_slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=club_slug)
+    use_club_timezone(club)
     return render(
         request,
         "league/club.html",
@@ -574,6 +604,7 @@ def club_ics(request: HttpRequest, club_slug: str) -> HttpResponse:
     return response
 
 
+@club_time
 def public_event(request: HttpRequest, club_slug: str, event_slug: str) -> HttpResponse:
     """Release gate: :func:`selectors.public_rounds` — released rounds only."""
     event = _public_event(club_slug, event_slug)
@@ -594,6 +625,7 @@ def public_event(request: HttpRequest, club_slug: str, event_slug: str) -> HttpR
     )
 
 
+@club_time
 def public_round(
     request: HttpRequest, club_slug: str, event_slug: str, number: int
 ) -> HttpResponse:

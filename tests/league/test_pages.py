@@ -167,3 +167,37 @@ def test_check_in_without_reload_answers_json(organiser_client: tuple[Client, An
     }
     data = client.post(url, {"undo": "1"}, HTTP_X_REQUESTED_WITH="fetch").json()
     assert data["checked_in"] is False
+
+
+def test_times_are_read_and_shown_in_the_club_time_zone(
+    organiser_client: tuple[Client, Any],
+) -> None:
+    client, org = organiser_client
+    org.club.timezone = "Asia/Shanghai"
+    org.club.save()
+    response = client.post(
+        reverse("event-create", args=[org.club.slug]),
+        {
+            "name": "Beijing Night",
+            "starts_on": "2030-03-01",
+            "ends_on": "2030-03-01",
+            "ruleset": "classic",
+            "scoring_profile": "club-v1",
+            "rounds_count": 2,
+            "min_table": 8,
+            "max_table": 12,
+            "first_round_at": "2030-03-01T19:30",
+            "round_minutes": 90,
+        },
+    )
+    assert response.status_code == 302
+    event = Event.objects.get(slug="beijing-night")
+    first = event.rounds.get(number=1).starts_at
+    assert first is not None and (first.hour, first.minute) == (11, 30)  # UTC
+    page = client.get(reverse("event-dashboard", args=[event.pk])).content.decode()
+    assert "Asia/Shanghai" in page and 'value="2030-03-01T19:30"' in page
+    ics = client.get(reverse("club-calendar", args=[org.club.slug])).content.decode()
+    assert "DTSTART:20300301T113000Z" not in ics  # draft event: not in the feed
+    from django.utils import timezone as tz
+
+    assert tz.get_current_timezone_name() == "UTC"  # switched back after the request
