@@ -7,6 +7,7 @@ declare their release gate: they only ever read :func:`league.selectors.public_r
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import zoneinfo
 from collections.abc import Callable
@@ -57,10 +58,8 @@ def use_club_timezone(club: Club) -> None:
 
     Every view that calls this is wrapped by :func:`club_time`, which switches back.
     """
-    try:
+    with contextlib.suppress(zoneinfo.ZoneInfoNotFoundError, ValueError):
         timezone.activate(zoneinfo.ZoneInfo(club.timezone))
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        pass
 
 
 def club_time(view: View) -> View:
