@@ -281,11 +281,12 @@ class _Search:
         )
 
     def descend(self, deadline: float) -> None:
-        """Re-solve every round given the others until a sweep changes nothing."""
+        """Re-solve every round given the others, and exchange referees' schedules over
+        runs of rounds, until neither improves."""
         for _ in range(self.opts.sweeps):
             if time.perf_counter() > deadline:
                 return
-            changed = False
+            changed = self.swap_segments()
             for t in self.rng.permutation(self.order):
                 _apply(self.rounds[t], self.plan[t], self.counts, self.load, -1)
                 new = self._solve(t)
@@ -294,6 +295,57 @@ class _Search:
                 _apply(self.rounds[t], self.plan[t], self.counts, self.load, +1)
             if not changed:
                 return
+
+    def swap_segments(self) -> bool:
+        """Make the best exchange of two referees' tables over a run of rounds.
+
+        Exchanging referees a and b in the rounds of a segment changes the repeats by
+        ``−Σ_p (I_pa − I_pb)(O_pa − O_pb)`` (I: counts inside the segment, O: outside),
+        so one product ``Iᵀ·O`` prices every pair at once. Moves whole schedules, which
+        re-solving one round at a time cannot. Returns whether a swap was made.
+        """
+        if not self.order:
+            return False
+        per_round = []
+        for t, rnd in enumerate(self.rounds):
+            c = np.zeros_like(self.counts)
+            for table, ref in zip(rnd, self.plan[t], strict=True):
+                c[table, ref] += 1
+            per_round.append(c)
+        best: tuple[int, int, int, int, int] | None = None
+        for lo in range(min(self.order), len(self.rounds)):
+            inside = np.zeros_like(self.counts)
+            for hi in range(lo + 1, len(self.rounds) + 1):
+                inside += per_round[hi - 1]
+                if hi - lo == len(self.rounds):
+                    continue  # swapping everywhere only renames referees
+                x = inside.T @ (self.counts - inside)
+                diag = np.diag(x)
+                delta = -(diag[:, None] + diag[None, :] - x - x.T)
+                for a, b in zip(*np.nonzero(delta < 0), strict=True):
+                    if (
+                        a < b
+                        and (best is None or delta[a, b] < best[0])
+                        and self._swappable(int(a), int(b), lo, hi)
+                    ):
+                        best = (int(delta[a, b]), int(a), int(b), lo, hi)
+        if best is None:
+            return False
+        _, a, b, lo, hi = best
+        for t in range(lo, hi):
+            _apply(self.rounds[t], self.plan[t], self.counts, self.load, -1)
+            self.plan[t] = [b if r == a else a if r == b else r for r in self.plan[t]]
+            _apply(self.rounds[t], self.plan[t], self.counts, self.load, +1)
+        return True
+
+    def _swappable(self, a: int, b: int, lo: int, hi: int) -> bool:
+        """Conflicts allow exchanging a and b in rounds lo..hi-1."""
+        for t in range(lo, hi):
+            for j, ref in enumerate(self.plan[t]):
+                other = b if ref == a else a if ref == b else -1
+                if other >= 0 and self.blocked[t][j, other]:
+                    return False
+        return True
 
     def kick(self) -> None:
         """Give one random round a random conflict-free assignment."""
