@@ -19,6 +19,8 @@ import numpy as np
 import numpy.typing as npt
 from scipy.optimize import linear_sum_assignment
 
+from engine.seating.metrics import spread
+
 __all__ = [
     "DesignArray",
     "GaloisField",
@@ -311,11 +313,6 @@ def delete_runs(array: IntArray, levels: int, keep: int) -> IntArray:
     return array[alive]
 
 
-def _spread(items: int, cells: int) -> int:
-    q, extra = divmod(items, cells)
-    return extra * (q + 1) * q // 2 + (cells - extra) * q * (q - 1) // 2
-
-
 def fit_design(design: DesignArray, rounds: int, keep: int, seed: int) -> IntArray:
     """The design's columns and runs for ``rounds`` rounds of ``keep`` players.
 
@@ -327,7 +324,7 @@ def fit_design(design: DesignArray, rounds: int, keep: int, seed: int) -> IntArr
         return first
     rng = np.random.default_rng([seed, design.runs, design.columns])
     best, best_r = first, array_repeats(first, design.levels)
-    floor = rounds * (rounds - 1) // 2 * _spread(keep, design.levels**2)
+    floor = rounds * (rounds - 1) // 2 * spread(keep, design.levels**2)
     for _ in range(12):
         if best_r <= floor:
             break

@@ -438,9 +438,7 @@ def _relabelled(
         terms.append((w.club.astype(np.int64) * w.club_weight, early))
     # a generator per design, so a design relabels alike whatever was tried before it
     rng = np.random.default_rng([seed, design.runs, design.columns, design.levels])
-    perm = relabel(
-        array, terms, iterations=opts.relabel_iterations, rng=rng, out_of_time=out_of_time
-    )
+    perm = relabel(terms, iterations=opts.relabel_iterations, rng=rng, out_of_time=out_of_time)
     return array[perm].T.copy()
 
 

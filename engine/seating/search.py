@@ -218,7 +218,6 @@ def tabu_search(
 
 
 def relabel(
-    structure: IntArray,
     terms: list[tuple[IntArray, IntArray]],
     *,
     iterations: int,
@@ -229,9 +228,11 @@ def relabel(
 
     Minimises Σ_k Σ_pairs H_k[a,b] · L_k[π a, π b] (avoid pairs and club-mates get large
     H, earlier meetings give H = λ so far) by best-improvement swaps of two players'
-    points; the construction's own fairness is unchanged. Returns π as an index array.
+    points, taken from a random player who still costs something; a sideways swap
+    (no change) is taken at random to walk off plateaus. The construction's own
+    fairness is unchanged. Returns π as an index array.
     """
-    n = len(structure)
+    n = len(terms[0][1])
     perm = np.arange(n)
     if not any(h.any() for h, _ in terms):
         return perm
