@@ -47,6 +47,13 @@ def managed_events(user: Any) -> QuerySet[Event]:
     return qs.filter(Q(club__organisers__user=user) | Q(staff=user)).distinct()
 
 
+def refereed_events(user: Any) -> QuerySet[Event]:
+    """Published events ``user`` is listed to referee."""
+    if not user.is_authenticated:
+        return Event.objects.none()
+    return public_events().filter(referees__user=user).order_by("-starts_on")
+
+
 def organised_clubs(user: Any) -> QuerySet[Club]:
     if perms.is_site_admin(user):
         return Club.objects.all()

@@ -62,6 +62,7 @@ urlpatterns = [
         views.conflict_remove,
         name="conflict-remove",
     ),
+    path("manage/events/<int:pk>/referee/", views.referee_rounds, name="referee-rounds"),
     path("manage/events/<int:pk>/sheets/tables/", views.sheet_tables, name="sheet-tables"),
     path("manage/events/<int:pk>/sheets/players/", views.sheet_players, name="sheet-players"),
     # public

@@ -129,6 +129,7 @@ def manage_home(request: HttpRequest) -> HttpResponse:
         {
             "events": selectors.managed_events(request.user),
             "clubs": selectors.organised_clubs(request.user),
+            "refereed": selectors.refereed_events(request.user),
         },
     )
 
@@ -498,6 +499,22 @@ def conflict_remove(request: HttpRequest, pk: int, kind: str, conflict_pk: int) 
     services.remove_conflict(request.user, event, conflict)
     messages.success(request, _("Conflict removed."))
     return redirect("event-conflicts", pk=pk)
+
+
+@login_first
+def referee_rounds(request: HttpRequest, pk: int) -> HttpResponse:
+    """A referee's view: confirmed and released rounds, their own tables first."""
+    event = _event_for(
+        request, pk, lambda u, e: perms.is_event_referee(u, e) or perms.can_staff_event(u, e)
+    )
+    rounds = selectors.visible_rounds(request.user, event)
+    mine = [
+        (rnd, table)
+        for rnd in rounds
+        for table in rnd.tables.all()
+        if table.referee is not None and table.referee.user_id == request.user.pk
+    ]
+    return render(request, "league/referee.html", {"event": event, "rounds": rounds, "mine": mine})
 
 
 # --- organiser: sheets and export -----------------------------------------------------------

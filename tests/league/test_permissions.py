@@ -84,6 +84,7 @@ PAGES: list[Page] = [
         MANAGE,
     ),
     ("event-conflicts", "get", EV, NONE, STAFF),
+    ("referee-rounds", "get", EV, NONE, STAFF | {"referee"}),
     (
         "conflict-add",
         "post",
@@ -132,6 +133,13 @@ def test_public_pages_show_released_rounds_only(client: Client, cast: Cast, role
         assert client.get(reverse("public-round", args=[club, slug, number])).status_code == 404
     page = client.get(reverse("public-event", args=[club, slug])).content.decode()
     assert 'id="round-1"' in page and 'id="round-2"' not in page and 'id="round-3"' not in page
+
+
+def test_referee_page_shows_their_tables_not_drafts(client: Client, cast: Cast) -> None:
+    login(client, cast, "referee")
+    page = client.get(reverse("referee-rounds", args=[cast.event.pk])).content.decode()
+    assert 'id="round-1"' in page and 'id="round-2"' in page and 'id="round-3"' not in page
+    assert 'id="my-tables"' in page
 
 
 def test_draft_event_is_hidden_from_the_public(client: Client, cast: Cast) -> None:
