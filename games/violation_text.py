@@ -160,6 +160,22 @@ def gone_text(text: str) -> str:
     return str(_GONE_TEXT[m.group(1)]) % {"phase": phase_text(m.group(2), on=True)}
 
 
+_EXPECTED: Mapping[str, Promise] = {
+    "[min, max]": pgettext_lazy("ruleset value", "[min, max]"),
+    '{"N": [killers, police], ...}': pgettext_lazy(
+        "ruleset value", '{"N": [killers, police], ...}'
+    ),
+}
+
+
+def expected_text(text: str) -> str:
+    """What a ruleset override should have been: ``'a' or 'b'``, ``[min, max]``, …"""
+    found = _EXPECTED.get(text)
+    if found is not None:
+        return str(found)
+    return text.replace(" or ", pgettext("alternatives", " or "))
+
+
 def _nobody_or_seat(text: str) -> str:
     return pgettext("out", "nobody") if text == "nobody" else seats_text(text)
 
@@ -909,6 +925,7 @@ def _param(name: str, value: str) -> str:
         "factor": number_text,
         "note": str,
         "detail": json_error_text,
+        "expected": expected_text,
         "player": str,
     }
     convert = converters.get(base)

@@ -67,7 +67,7 @@ _ENGLISH = re.compile(
 
 def _english_left(text: str) -> list[str]:
     # JSON paths, quoted values and ruleset ids stay as written; p12 are player handles
-    text = re.sub(r"'[^']*'|\"[^\"]*\"|\b[a-z_]+\[\d+\][\w.\[\]]*|\bp\d+\b", "", text)
+    text = re.sub(r"'[^']*'|\"[^\"]*\"|\b[a-z_]+\[\d+\][\w.\[\]]*|\bp\d+\b|\b\w+=", "", text)
     for ruleset in ("classic", "mainstream", "civilian-draw", "majority", "KGR/1", "kgr/1"):
         text = text.replace(ruleset, "")
     return _ENGLISH.findall(text)
@@ -107,9 +107,9 @@ def test_phases_and_small_words() -> None:
     with translation.override("zh-hans"):
         assert vt.phase_text("night 2") == "第2夜"
         assert vt.phase_text("day 3 ballot 2") == "第3天第2轮投票"
-        assert vt.seats_text("seats 1, 7") == "1号、7号"
+        assert vt.seats_text("seats 1, 7") == "1、7号"
         assert vt.tie_text("ballot 1 tied between seats 1, 7: tie-break") == (
-            "第1轮投票1号、7号平票：平票PK"
+            "第1轮投票1、7号平票：平票PK"
         )
     with translation.override("es"):
         assert vt.phase_text("night 2") == "noche 2"
@@ -123,7 +123,7 @@ def test_an_unknown_message_falls_back_to_its_codes_description() -> None:
     with translation.override("zh-hans"):
         text = vt.violation_text("vote.self_vote", "day 1: something new", "day 1")
         assert text == "第1天：有玩家投了自己"
-        assert vt.violation_text("x.y", "?") == "记录违反了一条规则"
+        assert vt.violation_text("x.y", "day 1: new") == "day 1: new"  # not the engine's
     with translation.override("en"):
         assert vt.violation_text("vote.self_vote", "day 1: something new") == (
             "day 1: something new"
@@ -142,6 +142,7 @@ def _point_items() -> list[tuple[str, str]]:
             {"seat": 2, "kind": "penalty", "points": 1},
             {"seat": 3, "kind": "warning"},
             {"seat": 3, "kind": "warning", "reason": "peeked"},
+            {"seat": 3, "kind": "warning"},
             {"seat": 3, "kind": "warning"},
         ]
         summaries.append(summarize(parse_record(rec), str(seed)))
