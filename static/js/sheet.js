@@ -61,10 +61,10 @@
 
   /* --- sending ------------------------------------------------------------------------ */
 
-  function enqueue(path, body) {
+  function enqueue(path, body, draftKey) {
     body.id = uid();
     $("notice").hidden = true;
-    queue.push({ path: path, body: body });
+    queue.push({ path: path, body: body, draftKey: draftKey });
     store(QUEUE_KEY, queue);
     showError("");
     pump();
@@ -94,6 +94,7 @@
       var r = res.r, data = res.data;
       if (r.ok) {
         queue.shift(); store(QUEUE_KEY, queue);
+        if (op.draftKey) { delete draft[op.draftKey]; store(DRAFT_KEY, draft); }
         retryDelay = 1000;
         if (op.path === "submit/") {
           showDone(T.submitted + " " + data.number + " (" + data.status + ")");
@@ -137,7 +138,9 @@
     n.hidden = false;
   }
 
-  function step(body) { enqueue("steps/", body); }
+  /* draftKey: the local draft this step came from, dropped once the server has the step
+   * (so an illegal step's ballot is still there to fix) */
+  function step(body, draftKey) { enqueue("steps/", body, draftKey); }
 
   /* --- rendering ---------------------------------------------------------------------- */
 
@@ -227,7 +230,7 @@
     var ok = ["killer", "police", "civilian"].every(function (r) { return chosen[r] === counts[r]; });
     box.appendChild(el("button", {
       type: "button", cls: "primary big", id: "deal", disabled: !ok, text: T.dealBtn,
-      on: function () { delete draft.deal; store(DRAFT_KEY, draft); step({ type: "deal", roles: roles }); }
+      on: function () { step({ type: "deal", roles: roles }, "deal"); }
     }));
     return box;
   }
@@ -250,7 +253,7 @@
     box.appendChild(el("button", {
       type: "button", cls: "primary big", id: "save-night", disabled: d.kill === undefined || d.check === undefined,
       text: T.saveNight,
-      on: function () { delete draft[key]; store(DRAFT_KEY, draft); step({ type: "night", kill: d.kill, check: d.check }); }
+      on: function () { step({ type: "night", kill: d.kill, check: d.check }, key); }
     }));
     box.appendChild(renderSeatsTable());
     return box;
@@ -299,8 +302,7 @@
       on: function () {
         var out = {};
         e.voters.forEach(function (v) { out[v] = votes[v]; });
-        delete draft[key]; store(DRAFT_KEY, draft);
-        step({ type: "ballot", votes: out });
+        step({ type: "ballot", votes: out }, key);
       }
     }));
     box.appendChild(renderSeatsTable());
@@ -363,8 +365,7 @@
       });
       row.appendChild(grid);
       row.appendChild(el("button", { type: "button", cls: "save-words", text: T.saveWords, disabled: busy(), on: function () {
-        delete draft[key]; store(DRAFT_KEY, draft);
-        step({ type: "last_words", seat: seat, suspects: chosen });
+        step({ type: "last_words", seat: seat, suspects: chosen }, key);
       } }));
       sec.appendChild(row);
     });
