@@ -13,11 +13,16 @@ import csv
 from collections import defaultdict
 from decimal import Decimal
 from typing import Any
+from urllib.parse import quote
 
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET
 
 from engine.errors import EngineError
@@ -40,7 +45,7 @@ def public_event(request: HttpRequest, club_slug: str, event_slug: str) -> Event
     return event
 
 
-def explain(row: EventStanding, below: EventStanding | None) -> str:
+def explain(row: Any, below: Any | None) -> str:
     """Why ``row`` stands above the next line, in the reader's language."""
     above = row.above_next or {}
     if below is None or not above:
@@ -67,32 +72,67 @@ def _short(value: str | None) -> str:
     return str(d.normalize()) if d == d.to_integral() else str(d)
 
 
-def _name(row: EventStanding) -> str:
+def _name(row: Any) -> str:
+    """A standing row's player name (a model row or a :class:`rankings.Line`)."""
+    if isinstance(row, rankings.Line):
+        return row.display_name or row.handle
     return row.player.display_name if row.player is not None else row.handle
+
+
+def standings_table_html(event: Event, precedence: list[str]) -> str:
+    """The standings table's rows, built directly (fast for events of hundreds)."""
+    rows = rankings.standing_lines(event)
+    columns = [k for k in precedence if k != "points"]
+    player_prefix = reverse("results-player", args=["-"])[:-2]
+    points_prefix = reverse("games:standings", args=[event.club.slug, event.slug])
+    points_label = escape(_("points"))
+    tied_label = escape(_("tied"))
+    out = []
+    for i, row in enumerate(rows):
+        below = rows[i + 1] if i + 1 < len(rows) else None
+        handle = escape(row.handle)
+        link = quote(row.handle)
+        name = (
+            f'<a href="{player_prefix}{link}/">{escape(row.display_name)}</a>'
+            if row.display_name is not None
+            else handle
+        )
+        why = explain(row, below)
+        metrics = row.metrics or {}
+        cells = "".join(f'<td class="num">{_short(metrics.get(k))}</td>' for k in columns)
+        tied = f' rank-tied" title="{tied_label}' if row.tied else ""
+        out.append(
+            f'<tr id="row-{handle}"><td class="num{tied}">{row.rank}</td>'
+            f'<td>{name} <a class="muted" href="{points_prefix}{link}/">{points_label}</a>'
+            + (f'<span class="why">{escape(why)}</span>' if why else "")
+            + f'</td><td class="num"><strong>{row.points}</strong></td>'
+            f'<td class="num">{row.games}</td><td class="num">{row.ci}</td>{cells}</tr>'
+        )
+    return "".join(out)
 
 
 @require_GET
 def standings(request: HttpRequest, club_slug: str, event_slug: str) -> HttpResponse:
     event = public_event(request, club_slug, event_slug)
     state = rankings.event_state(event)
-    rows = rankings.event_standings(event)
     precedence = list(state.precedence) if state is not None else []
-    columns = [(k, rankings.metric_label(k)) for k in precedence if k not in ("points",)]
-    lines = []
-    for i, row in enumerate(rows):
-        below = rows[i + 1] if i + 1 < len(rows) else None
-        metrics = row.metrics or {}
-        lines.append(
-            {
-                "row": row,
-                "why": explain(row, below),
-                "values": [_short(metrics.get(k)) for k, _label in columns],
-            }
-        )
+    columns = [(k, rankings.metric_label(k)) for k in precedence if k != "points"]
+    # Cached under the standings' version: a recomputation makes a new key.
+    version = f"{state.version}-{state.digest[:12]}" if state is not None else "none"
+    key = f"results:st:{event.pk}:{version}:{get_language()}"
+    rows_html = cache.get(key)
+    if rows_html is None:
+        rows_html = standings_table_html(event, precedence)
+        cache.set(key, rows_html, 600)
     return render(
         request,
         "games/public/standings.html",
-        {"event": event, "state": state, "lines": lines, "columns": columns},
+        {
+            "event": event,
+            "state": state,
+            "rows_html": mark_safe(rows_html),  # built from escaped parts
+            "columns": columns,
+        },
     )
 
 

@@ -253,21 +253,74 @@ def rating_history(player: Player) -> list[tuple[Any, int, float, float]]:
     )
 
 
-def recent_games(player: Player, limit: int = 30) -> list[RatingPoint]:
+@dataclass(frozen=True)
+class PlayedGame:
+    game_id: int
+    played_on: Any
+    role: str
+    outcome: str
+    rating: float
+    event_id: int | None
+    event_name: str | None
+    club_slug: str
+    club_name: str
+
+
+def recent_games(player: Player, limit: int = 30) -> list[PlayedGame]:
     """The player's last released games, newest first, with their event and club."""
-    return list(
-        RatingPoint.objects.filter(player=player)
-        .select_related("event__club", "club")
-        .order_by("-played_on", "-game_id")[:limit]
-    )
+    return [
+        PlayedGame(*row)
+        for row in RatingPoint.objects.filter(player=player)
+        .order_by("-played_on", "-game_id")
+        .values_list(
+            "game_id",
+            "played_on",
+            "role",
+            "outcome",
+            "rating",
+            "event_id",
+            "event__name",
+            "club__slug",
+            "club__name",
+        )[:limit]
+    ]
 
 
-def events_played(player: Player) -> list[EventStanding]:
-    return list(
-        EventStanding.objects.filter(player=player, event__status__in=PUBLIC_EVENT_STATUSES)
-        .select_related("event__club", "event__results_state")
+@dataclass(frozen=True)
+class EventPlayed:
+    event_id: int
+    name: str
+    slug: str
+    club_slug: str
+    club_name: str
+    starts_on: Any
+    rank: int
+    tied: bool
+    points: Decimal
+    games: int
+
+
+def events_played(player: Player) -> list[EventPlayed]:
+    """The published events the player has a standing in, newest first."""
+    return [
+        EventPlayed(*row)
+        for row in EventStanding.objects.filter(
+            player=player, event__status__in=PUBLIC_EVENT_STATUSES
+        )
         .order_by("-event__starts_on", "-event_id")
-    )
+        .values_list(
+            "event_id",
+            "event__name",
+            "event__slug",
+            "event__club__slug",
+            "event__club__name",
+            "event__starts_on",
+            "rank",
+            "tied",
+            "points",
+            "games",
+        )
+    ]
 
 
 @dataclass(frozen=True)
@@ -376,9 +429,51 @@ def event_standings(event: Event) -> list[EventStanding]:
     )
 
 
+@dataclass(frozen=True)
+class Line:
+    """A standing row for display, read without building model instances."""
+
+    handle: str
+    display_name: str | None
+    rank: int
+    tied: bool
+    points: Decimal
+    games: int
+    ci: Decimal
+    metrics: dict[str, str]
+    above_next: dict[str, Any]
+
+
+def standing_lines(event: Event) -> list[Line]:
+    return [
+        Line(*row)
+        for row in EventStanding.objects.filter(event=event)
+        .order_by("position")
+        .values_list(
+            "handle",
+            "player__display_name",
+            "rank",
+            "tied",
+            "points",
+            "games",
+            "ci",
+            "metrics",
+            "above_next",
+        )
+    ]
+
+
 def standing_of(event: Event, handle: str) -> EventStanding:
     return EventStanding.objects.select_related("player").get(event=event, handle=handle)
 
 
 def decimal(value: str | None) -> Decimal | None:
     return None if value is None else Decimal(value)
+
+
+def ratings_version() -> str:
+    """Changes whenever ratings are written (cache keys of the rating pages use it)."""
+    from league.results_models import RatingsLedger
+
+    row = RatingsLedger.objects.filter(pk=1).values_list("computed_at", "games").first()
+    return "0" if row is None or row[0] is None else f"{row[0].timestamp():.6f}-{row[1]}"

@@ -76,15 +76,16 @@ class PlayedGameSerializer(serializers.Serializer[Any]):
     outcome = serializers.CharField()
     rating = serializers.FloatField(help_text="rating after the game")
     event = serializers.IntegerField(source="event_id", allow_null=True)
-    club = serializers.CharField(source="club.slug")
+    event_name = serializers.CharField(allow_null=True)
+    club = serializers.CharField(source="club_slug")
 
 
 class EventPlayedSerializer(serializers.Serializer[Any]):
     event = serializers.IntegerField(source="event_id")
-    name = serializers.CharField(source="event.name")
-    club = serializers.CharField(source="event.club.slug")
-    slug = serializers.CharField(source="event.slug")
-    starts_on = serializers.DateField(source="event.starts_on")
+    name = serializers.CharField()
+    club = serializers.CharField(source="club_slug")
+    slug = serializers.CharField()
+    starts_on = serializers.DateField()
     rank = serializers.IntegerField()
     tied = serializers.BooleanField()
     points = serializers.DecimalField(max_digits=10, decimal_places=2)

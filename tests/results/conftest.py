@@ -20,6 +20,13 @@ def _fast_passwords(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _empty_cache() -> None:
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 def snapshot() -> dict[str, list[tuple[Any, ...]]]:
     """Every derived row, in a stable order (what a fresh rebuild must reproduce)."""
     return {

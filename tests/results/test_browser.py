@@ -65,8 +65,10 @@ def test_player_finds_themselves_and_sees_chart_and_last_game(
     # The leaderboard points me to my line.
     page.click("#my-position a")
     row = page.locator(f"#player-{me.handle}")
-    assert "me" in (row.get_attribute("class") or "")
-    assert me.display_name in row.inner_text()
+    assert page.url.endswith(f"#player-{me.handle}")
+    assert row.is_visible() and me.display_name in row.inner_text()
+    background = row.locator("td").first.evaluate("td => getComputedStyle(td).backgroundColor")
+    assert background not in ("rgba(0, 0, 0, 0)", "transparent")  # my line is highlighted
 
     # Searching works for anybody, too.
     page.fill("input[name=q]", me.handle)
