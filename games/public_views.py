@@ -76,7 +76,7 @@ def _name(row: Any) -> str:
     """A standing row's player name (a model row or a :class:`rankings.Line`)."""
     if isinstance(row, rankings.Line):
         return row.display_name or row.handle
-    return row.player.display_name if row.player is not None else row.handle
+    return str(row.player.display_name if row.player is not None else row.handle)
 
 
 def standings_table_html(event: Event, precedence: list[str]) -> str:

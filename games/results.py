@@ -317,7 +317,8 @@ def recompute_event(event_id: int, force: bool = False, season: bool = True) -> 
             state.players = len(rows)
             state.warnings = warnings
             if season and event.season_id is not None:
-                players = before | {r["player_id"] for r in rows if r["player_id"] is not None}
+                players: set[int] = set(before)
+                players.update(int(r["player_id"]) for r in rows if r["player_id"] is not None)
                 recompute_season(event.season_id, players)
         state.stale = False
         state.stale_since = None
