@@ -318,7 +318,7 @@ def recompute_event(event_id: int, force: bool = False, season: bool = True) -> 
             state.warnings = warnings
             if season and event.season_id is not None:
                 players: set[int] = set(before)
-                players.update(int(r["player_id"]) for r in rows if r["player_id"] is not None)
+                players.update(r["player_id"] for r in rows if isinstance(r["player_id"], int))
                 recompute_season(event.season_id, players)
         state.stale = False
         state.stale_since = None
