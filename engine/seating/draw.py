@@ -3,8 +3,10 @@
 Order of work: check every round can be seated at all; compute the lower bounds; build
 every design that fits the event (affine planes, orthogonal arrays and their
 truncations), relabel players onto its points so avoid pairs, club-mates and earlier
-meetings land where the design keeps them apart; add a greedy draw; polish the best
-with tabu search under a cap on max λ; then give seat numbers.
+meetings land where the design keeps them apart; add a greedy draw; unless a design
+already meets the bounds, polish the best start and the best of the other kind
+(annealing from the greedy draw, tabu search for both) under a cap on max λ; then give
+seat numbers.
 """
 
 from __future__ import annotations
@@ -90,7 +92,8 @@ def _round_plans(
                 raise DrawConstraintError(
                     "tables",
                     f"round {t}: {count} players present cannot sit at exactly "
-                    f"{problem.tables} tables with sizes {_sizes_text(sizes)}",
+                    f"{problem.tables} table{'s' if problem.tables != 1 else ''} with sizes "
+                    f"{_sizes_text(sizes)}",
                     round=t,
                 )
             counts: tuple[int, ...] = (problem.tables,)
@@ -398,7 +401,10 @@ def _constructions(
                 out_of_time=out_of_time,
             )
             if _continues(whole, problem, fixed):
-                yield f"{design.name} (continued)", _adjust(whole[fixed:], plans, sizes, w)
+                yield (
+                    f"{design.name} (continued)",
+                    _adjust(whole[fixed:], design.levels, plans, sizes, w),
+                )
         array = _relabelled(
             design,
             free,
@@ -410,7 +416,7 @@ def _constructions(
             history=True,
             out_of_time=out_of_time,
         )
-        yield design.name, _adjust(array, plans, sizes, w)
+        yield design.name, _adjust(array, design.levels, plans, sizes, w)
 
 
 def _relabelled(
@@ -457,6 +463,7 @@ def _continues(whole: IntArray, problem: SeatingProblem, fixed: int) -> bool:
 
 def _adjust(
     assign: IntArray,
+    m: int,
     plans: list[tuple[IntArray, tuple[int, ...]]],
     sizes: tuple[int, ...],
     w: Weights,
@@ -468,7 +475,6 @@ def _adjust(
     for t, (present, _) in enumerate(plans):
         row = np.full(n, -1, dtype=np.int64)
         row[present] = assign[t, present]
-        m = int(assign[t].max()) + 1
         parts = partition(len(present), m, sizes)
         assert parts is not None
         out[t] = fit_sizes(row, parts, prior, w, t)
