@@ -124,3 +124,17 @@ def test_bound_counts_rounds_and_players() -> None:
     assert referee_repeats_bound(rounds, 4, [2, 2, 2, 2]) == 6
     layout = Layout(tuple(Round(tuple(tuple(str(p) for p in t) for t in r)) for r in rounds))
     assert assign_referees(layout, ["x", "y"]).metrics.repeats == 6
+
+
+def test_progress_and_time_limit() -> None:
+    import time
+
+    draw = draw_seating(SeatingProblem(players=ids(130), rounds=10, tables=10))
+    seen: list[float] = []
+    started = time.perf_counter()
+    plan = assign_referees(
+        draw, [f"r{j}" for j in range(10)], seed=1, time_limit=1.0, progress=seen.append
+    )
+    assert time.perf_counter() - started < 1.0
+    assert seen and seen == sorted(seen) and 0 < seen[-1] <= 1
+    assert plan.metrics.repeats >= plan.metrics.repeats_bound
