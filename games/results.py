@@ -32,10 +32,11 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import connection, transaction
 from django.db.models import Count, Exists, OuterRef, Q, Sum
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from engine.errors import EngineError
@@ -79,15 +80,14 @@ def played_on(game: Game) -> dt.date:
     return timezone.localdate(game.created_at)
 
 
-@dataclass(frozen=True)
-class RatedSeat:
+class RatedSeat(NamedTuple):
     player_id: int
     seat: int
     role: str
     outcome: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RatedGame:
     """What the rater learns from one released game (seats of known players only)."""
 
@@ -164,17 +164,37 @@ def released_versions(game_ids: Iterable[int] | None = None) -> Any:
     return qs
 
 
+#: On PostgreSQL the seats leave the database as "seat:handle:role seat:handle:role …"
+#: (handles are slugs: no spaces or colons), so a rebuild parses no JSON in Python.
+_SEATS_SQL = (
+    "(SELECT string_agg((s->>'seat') || ':' || (s->>'player') || ':' || (s->>'role'), ' ')"
+    " FROM jsonb_array_elements(games_gameversion.record->'seats') s)"
+)
+
+
+def _seat_dicts(text: str | None) -> list[dict[str, Any]]:
+    out = []
+    for token in (text or "").split():
+        seat, handle, role = token.split(":")
+        out.append({"seat": int(seat), "player": handle, "role": role})
+    return out
+
+
 def load_rated_games(game_ids: Iterable[int] | None = None) -> dict[int, RatedGame]:
     """The rated form of released games, read from their confirmed records in one pass.
 
-    Only the seats and the winner are read (on PostgreSQL only those keys leave the
-    database), so a full rebuild does not parse whole records."""
+    Only the seats and the winner are read (on PostgreSQL only those leave the
+    database, as text), so a full rebuild does not parse whole records."""
+    qs = released_versions(game_ids)
+    postgres = connection.vendor == "postgresql"
+    if postgres:
+        qs = qs.annotate(seat_list=RawSQL(_SEATS_SQL, []))
     rows = list(
-        released_versions(game_ids).values_list(
+        qs.values_list(
             "game_id",
             "pk",
             "winner",
-            "record__seats",
+            "seat_list" if postgres else "record__seats",
             "game__played_on",
             "game__created_at",
             "game__club_id",
@@ -184,6 +204,8 @@ def load_rated_games(game_ids: Iterable[int] | None = None) -> dict[int, RatedGa
             "game__table__round__event__club_id",
         )
     )
+    if postgres:
+        rows = [(r[0], r[1], r[2], _seat_dicts(r[3]), *r[4:]) for r in rows]
     ids = _handles(r[3] for r in rows)
     out: dict[int, RatedGame] = {}
     for gid, vid, winner, seats, own_day, created, club, starts, event, ev_start, ev_club in rows:
@@ -535,9 +557,13 @@ def _replay(start: Key | None, changed: dict[int, RatedGame | None]) -> RatingsR
     games.sort(key=lambda g: g.key)
 
     # Players of the changed games as rated so far (a removed seat changes them too).
-    affected: set[int] = set(
-        RatingPoint.objects.filter(game_id__in=list(changed)).values_list("player_id", flat=True)
-    )
+    affected: set[int] = set()
+    if start is not None:
+        affected.update(
+            RatingPoint.objects.filter(game_id__in=list(changed)).values_list(
+                "player_id", flat=True
+            )
+        )
     # Forget everything from the start on; it is written again below.
     RaterCheckpoint.objects.filter(games__gt=base).delete()
     if start is None:
@@ -545,8 +571,9 @@ def _replay(start: Key | None, changed: dict[int, RatedGame | None]) -> RatingsR
     else:
         RatingPoint.objects.filter(_after(start, strict=False)).delete()
         ScoredGame.objects.filter(_after(start, strict=False)).delete()
-    RatingPoint.objects.filter(game_id__in=list(changed)).delete()
-    ScoredGame.objects.filter(game_id__in=list(changed)).delete()
+        # A changed game may have moved later in time than ``start``… or earlier: gone.
+        RatingPoint.objects.filter(game_id__in=list(changed)).delete()
+        ScoredGame.objects.filter(game_id__in=list(changed)).delete()
 
     points: list[tuple[Any, ...]] = []
     scored: list[tuple[Any, ...]] = []
@@ -712,19 +739,41 @@ def _write_player_ratings(rater: Rater, players: set[int] | None) -> None:
     )
 
 
+def _copy_value(value: Any) -> str:
+    if value is None:
+        return "\\N"
+    if value is True:
+        return "t"
+    if value is False:
+        return "f"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, int | Decimal):
+        return str(value)
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    text = str(value)
+    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+
+
 def _insert(model: Any, fields: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
-    """Insert plain rows fast: COPY on PostgreSQL, batched ``bulk_create`` elsewhere."""
+    """Insert plain rows fast: COPY (text format, written in blocks) on PostgreSQL,
+    batched ``bulk_create`` elsewhere."""
     if not rows:
         return
     if connection.vendor == "postgresql":
         meta = model._meta
         columns = ", ".join(connection.ops.quote_name(meta.get_field(f).column) for f in fields)
         table = connection.ops.quote_name(meta.db_table)
+        value = _copy_value
         with connection.cursor() as cursor:
             raw = cursor.cursor
             with raw.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-                for row in rows:
-                    copy.write_row(row)
+                for i in range(0, len(rows), 20000):
+                    block = "".join(
+                        "\t".join([value(v) for v in row]) + "\n" for row in rows[i : i + 20000]
+                    )
+                    copy.write(block.encode())
         return
     model.objects.bulk_create(
         [model(**dict(zip(fields, row, strict=True))) for row in rows], batch_size=2000
