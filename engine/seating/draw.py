@@ -49,6 +49,8 @@ from engine.seating.seats import assign_seats
 __all__ = ["SeatingDraw", "SeatingRound", "draw_seating"]
 
 _GREEDY = "greedy"
+# Relabelling weight that keeps two players absent from a round at different tables.
+_ABSENT_APART = 5
 # Share of the time limit kept back for seat numbers and the final checks.
 _RESERVE = 0.2
 
@@ -397,6 +399,7 @@ def _constructions(
                 opts,
                 problem.seed,
                 problem.club_apart_rounds,
+                plans,
                 history=False,
                 out_of_time=out_of_time,
             )
@@ -413,6 +416,7 @@ def _constructions(
             opts,
             problem.seed,
             w.club_rounds,
+            plans,
             history=True,
             out_of_time=out_of_time,
         )
@@ -427,13 +431,15 @@ def _relabelled(
     opts: SearchOptions,
     seed: int,
     club_rounds: int,
+    plans: list[tuple[IntArray, tuple[int, ...]]],
     *,
     history: bool,
     out_of_time: Callable[[], bool],
 ) -> IntArray:
     """The design cut to ``rounds`` columns and ``n`` runs, players permuted onto runs so
-    avoid pairs, club-mates (and with ``history`` earlier meetings) fall apart; returned
-    as ``assign[t, p]``."""
+    avoid pairs, club-mates (and with ``history`` earlier meetings) fall apart, and
+    players absent from a round sit at different tables of it (so the tables stay
+    even without moving anyone); returned as ``assign[t, p]``."""
     array = fit_design(design, rounds, n, seed)
     array = pad_runs(array, design.levels, n)
     lmat = meeting_matrix(n, [_tables_of(col) for col in array.T])
@@ -442,6 +448,14 @@ def _relabelled(
     if club_rounds and w.club.any():
         early = meeting_matrix(n, [_tables_of(col) for col in array.T[:club_rounds]])
         terms.append((w.club.astype(np.int64) * w.club_weight, early))
+    offset = rounds - len(plans)
+    for t, (present, _) in enumerate(plans):
+        away = np.ones(n, dtype=bool)
+        away[present] = False
+        if away.sum() > 1:
+            both = (away[:, None] & away[None, :]).astype(np.int64) * _ABSENT_APART
+            np.fill_diagonal(both, 0)
+            terms.append((both, meeting_matrix(n, [_tables_of(array[:, offset + t])])))
     # a generator per design, so a design relabels alike whatever was tried before it
     rng = np.random.default_rng([seed, design.runs, design.columns, design.levels])
     perm = relabel(terms, iterations=opts.relabel_iterations, rng=rng, out_of_time=out_of_time)
