@@ -16,6 +16,7 @@
   var draft = load(DRAFT_KEY, {});
   var sending = false;
   var retryDelay = 1000;
+  var retryTimer = null;
   var $ = function (id) { return document.getElementById(id); };
 
   function load(key, fallback) {
@@ -71,8 +72,9 @@
   }
 
   function pump() {
+    if (retryTimer) { clearTimeout(retryTimer); retryTimer = null; }
     if (sending) return;
-    if (!queue.length) { status("saved"); render(); return; }
+    if (!queue.length) { status("saved"); return; }
     sending = true;
     status("saving");
     render();
@@ -102,11 +104,13 @@
           return;
         }
         adopt(data);
+        if (!queue.length) { status("saved"); render(); }
       } else if (r.status === 409 || r.status === 400 || r.status === 403) {
         queue.shift(); store(QUEUE_KEY, queue);
         if (data.state) adopt(data.state);
         var landed = op.path === "undo/" && data.state && data.state.revision === op.revision + 1;
         if (!landed) showError(data.detail || T.stale);  /* an undo whose answer was lost */
+        if (!queue.length) { status("saved"); render(); }
       } else {
         return retryLater();
       }
@@ -116,7 +120,7 @@
 
   function retryLater() {
     status("offline");
-    setTimeout(pump, retryDelay);
+    retryTimer = setTimeout(pump, retryDelay);
     retryDelay = Math.min(retryDelay * 2, 15000);
   }
 
@@ -382,18 +386,31 @@
       list.appendChild(el("li", { text: T.seat + " " + a.seat + ": " + T[a.kind] + (a.points ? " " + a.points : "") + (a.reason ? " — " + a.reason : "") }));
     });
     sec.appendChild(list);
+    var a = draft.award || {};
     var seat = el("select", { "aria-label": T.seat, id: "award-seat" });
     state.seats.forEach(function (s) { seat.appendChild(el("option", { value: s.seat, text: seatName(s.seat) })); });
     var kind = el("select", { "aria-label": T.awards, id: "award-kind" });
     ["bonus", "penalty", "warning"].forEach(function (k) { kind.appendChild(el("option", { value: k, text: T[k] })); });
     var points = el("input", { type: "number", step: "0.1", min: "0", placeholder: T.points, id: "award-points", "aria-label": T.points });
     var reason = el("input", { type: "text", placeholder: T.reason, id: "award-reason", "aria-label": T.reason });
+    if (a.seat) seat.value = a.seat;
+    if (a.kind) kind.value = a.kind;
+    points.value = a.points || "";
+    reason.value = a.reason || "";
+    [seat, kind, points, reason].forEach(function (input) {
+      function keep() {
+        draft.award = { seat: seat.value, kind: kind.value, points: points.value, reason: reason.value };
+        store(DRAFT_KEY, draft);
+      }
+      input.addEventListener("input", keep);
+      input.addEventListener("change", keep);
+    });
     sec.appendChild(el("div", { cls: "award-form" }, [seat, kind, points, reason,
       el("button", { type: "button", id: "add-award", text: T.addAward, disabled: busy(), on: function () {
         var body = { type: "award", seat: parseInt(seat.value, 10), kind: kind.value };
         if (points.value !== "") body.points = parseFloat(points.value);
         if (reason.value) body.reason = reason.value;
-        step(body);
+        step(body, "award");
       } })]));
   }
 
