@@ -114,6 +114,28 @@ def _outcome(winner: str, role: str) -> str:
     return "win" if winner == side else "loss"
 
 
+Seat = tuple[int, str, str]  # seat number, player handle, role
+
+
+def _seat_tuples(seats: Any) -> list[Seat]:
+    """A record's ``seats`` (JSON list, or PostgreSQL's "seat:handle:role …" text)."""
+    if isinstance(seats, str) and seats.lstrip().startswith("["):
+        seats = json.loads(seats)  # a backend that hands key transforms back as JSON text
+    if isinstance(seats, str):
+        out: list[Seat] = []
+        for token in seats.split():
+            seat, handle, role = token.split(":")
+            out.append((int(seat), handle, role))
+        return out
+    if not isinstance(seats, list):
+        return []
+    return [
+        (int(s["seat"]), s["player"], s["role"])
+        for s in seats
+        if isinstance(s, dict) and isinstance(s.get("player"), str)
+    ]
+
+
 def _rated_game(
     game_id: int,
     version_id: int,
@@ -121,35 +143,33 @@ def _rated_game(
     event_id: int | None,
     club_id: int,
     winner: str,
-    seats: Any,
+    seats: list[Seat],
     ids: dict[str, int],
 ) -> RatedGame | None:
     """A rated game from a record's seats and winner, or None if it cannot be rated."""
-    if winner not in ("good", "killers", "draw") or not isinstance(seats, list):
+    if winner not in ("good", "killers", "draw"):
         return None
-    rated = []
-    for s in seats:
-        handle = s.get("player") if isinstance(s, dict) else None
-        pid = ids.get(handle) if isinstance(handle, str) else None
-        if pid is None:
-            continue
-        role = s.get("role")
-        rated.append(RatedSeat(pid, int(s["seat"]), role, _outcome(winner, role)))
-    rated.sort(key=lambda s: s.seat)
+    good = "win" if winner == "good" else "draw" if winner == "draw" else "loss"
+    bad = "win" if winner == "killers" else "draw" if winner == "draw" else "loss"
+    rated = [
+        RatedSeat(ids[handle], seat, role, bad if role == "killer" else good)
+        for seat, handle, role in sorted(seats)
+        if handle in ids
+    ]
     sides = {s.role == "killer" for s in rated}
     if len(sides) < 2:  # the rater needs somebody on each side
         return None
     return RatedGame(game_id, version_id, day, event_id, club_id, winner, tuple(rated))
 
 
-def _handles(records: Iterable[Any]) -> dict[str, int]:
-    """Player ids of every handle seated in ``records`` (lists of seat objects)."""
-    names = {s.get("player") for seats in records if isinstance(seats, list) for s in seats}
-    names.discard(None)
+def _handles(seat_lists: Iterable[list[Seat]]) -> dict[str, int]:
+    """Player ids of every handle seated in ``seat_lists``."""
+    names = sorted({handle for seats in seat_lists for _, handle, _ in seats})
+    if len(names) > 20000:
+        return dict(Player.objects.values_list("handle", "pk"))
     ids: dict[str, int] = {}
-    names_list = sorted(n for n in names if isinstance(n, str))
-    for i in range(0, len(names_list), 5000):
-        chunk = names_list[i : i + 5000]
+    for i in range(0, len(names), 5000):
+        chunk = names[i : i + 5000]
         ids.update(Player.objects.filter(handle__in=chunk).values_list("handle", "pk"))
     return ids
 
@@ -172,14 +192,6 @@ _SEATS_SQL = (
 )
 
 
-def _seat_dicts(text: str | None) -> list[dict[str, Any]]:
-    out = []
-    for token in (text or "").split():
-        seat, handle, role = token.split(":")
-        out.append({"seat": int(seat), "player": handle, "role": role})
-    return out
-
-
 def load_rated_games(game_ids: Iterable[int] | None = None) -> dict[int, RatedGame]:
     """The rated form of released games, read from their confirmed records in one pass.
 
@@ -190,7 +202,7 @@ def load_rated_games(game_ids: Iterable[int] | None = None) -> dict[int, RatedGa
     if postgres:
         qs = qs.annotate(seat_list=RawSQL(_SEATS_SQL, []))
     rows = list(
-        qs.values_list(
+        qs.order_by().values_list(
             "game_id",
             "pk",
             "winner",
@@ -204,13 +216,10 @@ def load_rated_games(game_ids: Iterable[int] | None = None) -> dict[int, RatedGa
             "game__table__round__event__club_id",
         )
     )
-    if postgres:
-        rows = [(r[0], r[1], r[2], _seat_dicts(r[3]), *r[4:]) for r in rows]
+    rows = [(r[0], r[1], r[2], _seat_tuples(r[3]), *r[4:]) for r in rows]
     ids = _handles(r[3] for r in rows)
     out: dict[int, RatedGame] = {}
     for gid, vid, winner, seats, own_day, created, club, starts, event, ev_start, ev_club in rows:
-        if isinstance(seats, str):  # a backend that hands key transforms back as text
-            seats = json.loads(seats)
         if own_day is not None:
             day = own_day
         elif starts is not None:
