@@ -330,16 +330,37 @@ class Rater:
         g = k * (y - p)
         h = k * k * p * (1.0 - p)
         d2 = self._d2
-        for (group, w), j in ((killers, 2), (police, 4), (civs, 6)):
-            step = g * w
-            shrink = h * w * w
-            for s in group:
-                a = s[1]
-                s[0] += a * step
-                s[1] = a * (1.0 - a * shrink) + d2
-                c = s[j + 1]
-                s[j] += c * step
-                s[j + 1] = c * (1.0 - c * shrink)
+        # One loop per role, so the offset's slot is a constant (this is the hot loop).
+        group, w = killers
+        step = g * w
+        shrink = h * w * w
+        for s in group:
+            a = s[1]
+            c = s[3]
+            s[0] += a * step
+            s[1] = a * (1.0 - a * shrink) + d2
+            s[2] += c * step
+            s[3] = c * (1.0 - c * shrink)
+        group, w = police
+        step = g * w
+        shrink = h * w * w
+        for s in group:
+            a = s[1]
+            c = s[5]
+            s[0] += a * step
+            s[1] = a * (1.0 - a * shrink) + d2
+            s[4] += c * step
+            s[5] = c * (1.0 - c * shrink)
+        group, w = civs
+        step = g * w
+        shrink = h * w * w
+        for s in group:
+            a = s[1]
+            c = s[7]
+            s[0] += a * step
+            s[1] = a * (1.0 - a * shrink) + d2
+            s[6] += c * step
+            s[7] = c * (1.0 - c * shrink)
         if x:
             # The police share's weight is the police-minus-civilians skill gap (linearised).
             share = self._share
