@@ -110,8 +110,7 @@ class GameList(APIView):
                 qs = qs.filter(table__round__number=int(rnd))
         out = [
             game_data(request.user, g, selectors.seating(g, request.user))
-            for g in qs[:200]
-            if permissions.can_view_game(request.user, g)
+            for g in selectors.visible_games(request.user, qs[:200])
         ]
         return Response(out)
 

@@ -115,3 +115,35 @@ def seating(game: Game, user: Any = None) -> list[dict[str, Any]]:
         for s in seats
         if isinstance(s, dict)
     ]
+
+
+def visible_games(user: Any, candidates: Any) -> list[Game]:
+    """The games among ``candidates`` that ``user`` may know about, asking the league's
+    event-level gates once per event rather than once per game."""
+    from games.permissions import is_game_referee
+    from league.permissions import can_manage_event, can_view_event, visible_round_statuses
+
+    gates: dict[int, tuple[bool, bool, tuple[str, ...]]] = {}
+    out = []
+    for game in candidates:
+        event = game.event
+        if event is None:
+            out.append(game)
+            continue
+        if event.pk not in gates:
+            gates[event.pk] = (
+                can_manage_event(user, event),
+                can_view_event(user, event),
+                visible_round_statuses(user, event),
+            )
+        manage, view, statuses = gates[event.pk]
+        if user is not None and user.is_authenticated:
+            game.__dict__.setdefault("_organiser_cache", {})[user.pk] = manage
+        round_ = game.round
+        if (
+            manage
+            or is_game_referee(user, game)
+            or (view and round_ is not None and round_.status in statuses)
+        ):
+            out.append(game)
+    return out

@@ -160,3 +160,16 @@ def test_list_filters_by_event(world: World) -> None:
     assert r.status_code == 200
     assert [g["id"] for g in r.json()] == [world.game.pk]
     assert Game.objects.count() == 1
+
+
+def test_list_asks_event_gates_once(world: World, django_assert_max_num_queries) -> None:
+    from games.services import game_for_table
+    from league.models import Table
+
+    for table in Table.objects.filter(round=world.round).exclude(pk=world.table.pk):
+        game_for_table(table)
+    c = client_for(world.user("other_player"))
+    with django_assert_max_num_queries(12):
+        r = c.get(reverse("games-api:list"), {"event": world.event.pk})
+    assert len(r.json()) == 2
+    assert all(g["confirmed"] is None and not g["secrets_visible"] for g in r.json())
