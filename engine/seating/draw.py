@@ -121,8 +121,26 @@ def _sizes_text(sizes: Sequence[int]) -> str:
 def _check_avoid_possible(
     problem: SeatingProblem, plans: list[tuple[IntArray, tuple[int, ...]]], index: dict[str, int]
 ) -> None:
-    """Fail early, with the pair named, where one table per round makes avoiding moot."""
+    """Fail early, naming the players, where avoiding is plainly impossible: one table
+    in a round, or a player who must avoid so many that too few table-mates are left."""
     fixed = len(problem.fixed_rounds)
+    shunned: dict[str, set[str]] = {}
+    for a, b in problem.avoid:
+        shunned.setdefault(a, set()).add(b)
+        shunned.setdefault(b, set()).add(a)
+    smallest = problem.sizes()[0]
+    for t, (present, _) in enumerate(plans, start=fixed + 1):
+        here = {problem.players[i] for i in present}
+        for a in sorted(shunned.keys() & here):
+            mates = len(here) - 1 - len(shunned[a] & here)
+            if mates < smallest - 1:
+                raise DrawConstraintError(
+                    "avoid",
+                    f"player {a} must not meet {len(shunned[a] & here)} of the "
+                    f"{len(here)} players present in round {t}, leaving {mates} possible "
+                    f"table-mates where a table of {smallest} needs {smallest - 1}",
+                    round=t,
+                )
     for a, b in sorted(problem.avoid):
         for t, (present, counts) in enumerate(plans, start=fixed + 1):
             if max(counts) == 1 and index[a] in present and index[b] in present:

@@ -234,6 +234,15 @@ def test_avoid_pair_at_a_single_table() -> None:
     assert f"players {players[0]} and {players[1]} must not meet" in str(info.value)
 
 
+def test_player_avoiding_too_many_is_named() -> None:
+    players = ids(16)
+    avoid = [(players[0], p) for p in players[1:10]]
+    with pytest.raises(DrawConstraintError) as info:
+        draw_seating(SeatingProblem(players=players, rounds=2, avoid=avoid))
+    assert info.value.constraint == "avoid" and info.value.round == 1
+    assert f"player {players[0]} must not meet 9 of the 16 players present" in str(info.value)
+
+
 def test_malformed_problem_lists_every_violation() -> None:
     with pytest.raises(SeatingProblemError) as info:
         SeatingProblem(
