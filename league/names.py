@@ -23,9 +23,11 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import TypeVar
 
+from django.db.models import Model, Q, QuerySet
 from pypinyin import Style, lazy_pinyin
 
 T = TypeVar("T")
+M = TypeVar("M", bound=Model)
 
 
 def _is_han(ch: str) -> bool:
@@ -93,3 +95,24 @@ def filter_by_name(items: Iterable[T], query: str, names: Callable[[T], Iterable
 def sort_key(name: str) -> tuple[str, str]:
     """Sort mixed scripts by reading: (search key, the name itself as the tie-break)."""
     return (search_key(name), _fold(name or ""))
+
+
+def name_filter(qs: QuerySet[M], query: str, *fields: str) -> QuerySet[M]:
+    """``qs`` narrowed to the rows whose ``fields`` the query finds.
+
+    The database's ``icontains`` finds what it can; the rows it cannot judge (pinyin for
+    Han names, accents, spacing) are matched here on their names only — one extra query
+    of (pk, names), cheap for a club's or an event's players.
+    """
+    query = (query or "").strip()
+    if not query:
+        return qs
+    direct = Q()
+    for f in fields:
+        direct |= Q(**{f"{f}__icontains": query})
+    ids = [
+        row[0]
+        for row in qs.values_list("pk", *fields)
+        if name_matches(query, *(str(n or "") for n in row[1:]))
+    ]
+    return qs.filter(direct | Q(pk__in=ids))

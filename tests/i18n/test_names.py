@@ -52,3 +52,25 @@ def test_filter_by_name_keeps_order() -> None:
 def test_mixed_scripts_sort_by_reading() -> None:
     names = ["Zoe", "王芳", "Ángel", "bob", "李明", "anna"]
     assert sorted(names, key=sort_key) == ["Ángel", "anna", "bob", "李明", "王芳", "Zoe"]
+
+
+@pytest.mark.django_db
+def test_name_filter_on_a_queryset() -> None:
+    from league.models import Player
+    from league.names import name_filter
+
+    for name, handle in [("王芳", "wf"), ("李明", "li-ming"), ("José Núñez", "jn"), ("Ann", "ann")]:
+        Player.objects.create(display_name=name, handle=handle)
+    qs = Player.objects.order_by("handle")
+
+    def found(query: str) -> list[str]:
+        return list(
+            name_filter(qs, query, "display_name", "handle").values_list("handle", flat=True)
+        )
+
+    assert found("wang fang") == ["wf"]
+    assert found("WangFang") == ["wf"]
+    assert found("nunez") == ["jn"]
+    assert found("li") == ["li-ming"]
+    assert found("明") == ["li-ming"]
+    assert found("") == ["ann", "jn", "li-ming", "wf"]
