@@ -166,7 +166,11 @@ class RatingPoint(models.Model):
     # COPY on a rebuild, and per-row constraint checks would dominate; the ORM still
     # cascades deletes, and a rebuild restores everything from the records.
     player = models.ForeignKey(
-        Player, on_delete=models.CASCADE, related_name="rating_points", db_constraint=False
+        Player,
+        on_delete=models.CASCADE,
+        related_name="rating_points",
+        db_constraint=False,
+        db_index=False,  # the (player, played_on, game_id) index serves it
     )
     game_id = models.BigIntegerField()
     played_on = models.DateField()
@@ -184,8 +188,11 @@ class RatingPoint(models.Model):
         blank=True,
         related_name="+",
         db_constraint=False,
+        db_index=False,
     )
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_constraint=False)
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False
+    )
 
     class Meta:
         constraints = [
