@@ -68,3 +68,14 @@ class ClubGameForm(forms.Form):
         label=_("Ruleset"), choices=[(k, k) for k in RULESETS], initial="classic"
     )
     played_on = forms.DateField(label=_("Played on"), required=False)
+    players = forms.CharField(
+        label=_("Players, one handle per line, seat 1 first"),
+        widget=forms.Textarea(attrs={"rows": 8}),
+    )
+
+    def clean_players(self) -> list[str]:
+        return [
+            line.strip().lstrip("@")
+            for line in self.cleaned_data["players"].splitlines()
+            if line.strip()
+        ]

@@ -39,6 +39,8 @@ class Game(models.Model):
         Referee, on_delete=models.SET_NULL, null=True, blank=True, related_name="club_games"
     )
     ruleset = models.JSONField(_("ruleset"), null=True, blank=True)
+    #: Player handles in seat order (seat 1 first); a table's seating comes from the draw.
+    players = models.JSONField(_("players"), default=list, blank=True)
     title = models.CharField(_("title"), max_length=160, blank=True)
     played_on = models.DateField(_("played on"), null=True, blank=True)
 

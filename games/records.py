@@ -82,9 +82,12 @@ def _same_rules(a: Any, b: Any) -> bool:
 
 
 def expected_players(game: Game) -> dict[int, str] | None:
-    """Seat number → player handle from the draw, for a game at a table."""
+    """Seat number → player handle: a table's from the draw, a club game's as entered
+    (None when a club game was created without its players)."""
     if game.table_id is None:
-        return None
+        if not game.players:
+            return None
+        return {i: str(h) for i, h in enumerate(game.players, start=1)}
     rows = Seat.objects.filter(table_id=game.table_id).values_list("number", "player__handle")
     return dict(rows)
 

@@ -101,6 +101,16 @@ def seating(game: Game, user: Any = None) -> list[dict[str, Any]]:
             {"seat": s.number, "player": s.player.handle, "name": s.player.display_name}
             for s in rows.order_by("number")
         ]
+    if game.players:
+        from league.models import Player
+
+        names = dict(
+            Player.objects.filter(handle__in=game.players).values_list("handle", "display_name")
+        )
+        return [
+            {"seat": i, "player": h, "name": names.get(h, h)}
+            for i, h in enumerate(game.players, start=1)
+        ]
     if user is None or not can_see_secrets(user, game):
         return []
     record = confirmed_record(game)

@@ -20,7 +20,7 @@ from games import permissions
 from games.models import Game, GameStatusChange, GameVersion
 from games.pipeline import results_changed
 from games.records import check_record
-from league.models import AuditEntry, Club, Referee, Round, Table
+from league.models import AuditEntry, Club, Player, Referee, Round, Table
 
 S = Game.Status
 V = GameVersion.Status
@@ -159,6 +159,7 @@ def create_club_game(
     referee: Referee | None = None,
     title: str = "",
     played_on: Any = None,
+    players: list[str] | None = None,
 ) -> Game:
     """A stand-alone game at a club, refereed by ``referee`` (default: the actor)."""
     from league.permissions import is_club_organiser
@@ -170,12 +171,31 @@ def create_club_game(
     if not (organiser or own):
         raise NotAllowed(_("Only the club's organisers and referees can record its games."))
     try:
-        get_ruleset(ruleset)
+        rules = get_ruleset(ruleset)
     except RulesetError as e:
         raise GameError(e.message) from None
+    handles = [h.strip() for h in players or [] if h.strip()]
+    if handles:
+        if len(set(handles)) != len(handles):
+            raise GameError(_("A player can hold only one seat."))
+        if rules.role_counts(len(handles)) is None:
+            lo, hi = rules.players
+            raise GameError(
+                _("%(ruleset)s seats %(lo)s to %(hi)s players, not %(n)s.")
+                % {"ruleset": rules.id, "lo": lo, "hi": hi, "n": len(handles)}
+            )
+        known = set(Player.objects.filter(handle__in=handles).values_list("handle", flat=True))
+        unknown = [h for h in handles if h not in known]
+        if unknown:
+            raise GameError(_("Unknown players: %(p)s") % {"p": ", ".join(unknown)})
     with transaction.atomic():
         game = Game.objects.create(
-            club=club, referee=referee, ruleset=ruleset, title=title, played_on=played_on
+            club=club,
+            referee=referee,
+            ruleset=ruleset,
+            title=title,
+            played_on=played_on,
+            players=handles,
         )
         audit(actor, "game.create", game, title=title)
     return game

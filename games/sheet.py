@@ -65,6 +65,7 @@ from games.services import (
     submit_record,
 )
 from games.violation_text import award_kind_text, phase_text, reason_text, tie_text, violation_text
+from league.models import Player
 from league.models import Seat as LeagueSeat
 
 STEP_TYPES = (
@@ -152,7 +153,13 @@ def record_meta(game: Game) -> dict[str, str]:
 
 def _seat_players(game: Game) -> dict[int, dict[str, str]]:
     if game.table_id is None:
-        return {}
+        names = dict(
+            Player.objects.filter(handle__in=game.players).values_list("handle", "display_name")
+        )
+        return {
+            i: {"handle": str(h), "name": names.get(h, str(h))}
+            for i, h in enumerate(game.players, start=1)
+        }
     rows = LeagueSeat.objects.filter(table_id=game.table_id).select_related("player")
     return {s.number: {"handle": s.player.handle, "name": s.player.display_name} for s in rows}
 
@@ -204,7 +211,7 @@ def _deal(game: Game, replay: Replay, step: dict[str, Any]) -> None:
     if not isinstance(roles, dict):
         raise StepError(_("the deal needs a card for every seat"))
     players = replay.players
-    if game.table_id is None:
+    if not players:  # a club game created without its players: the deal names them
         given = step.get("players")
         if not isinstance(given, dict):
             raise StepError(_("the deal needs a player for every seat"))

@@ -455,6 +455,7 @@ def club_game_new(request: HttpRequest, club_slug: str) -> HttpResponse:
                 form.cleaned_data["ruleset"],
                 title=form.cleaned_data["title"],
                 played_on=form.cleaned_data["played_on"],
+                players=form.cleaned_data["players"],
             )
         except services.GameError as e:
             messages.error(request, e.message)

@@ -140,21 +140,29 @@ def test_club_game_outside_events(db: None) -> None:
     org = ClubOrganiserFactory()
     players = [PlayerFactory() for _ in range(8)]
     c = logged_in(org.user)
-    r = c.post(
-        reverse("games:club-new", args=[org.club.slug]), {"ruleset": "classic", "title": "Friday"}
-    )
+    path = reverse("games:club-new", args=[org.club.slug])
+    nobody = "\n".join(f"nobody-{i}" for i in range(8))
+    bad = c.post(path, {"ruleset": "classic", "players": nobody})
+    assert bad.status_code == 200 and "Unknown players" in bad.content.decode()
+    handles = "\n".join("@" + p.handle for p in players)
+    r = c.post(path, {"ruleset": "classic", "title": "Friday", "players": handles})
     game = Game.objects.get(club=org.club)
-    assert r.status_code == 302
+    assert r.status_code == 302 and game.players == [p.handle for p in players]
     roles = ["killer", "killer", "police", "police"] + ["civilian"] * 4
-    step = {
-        "type": "deal",
-        "roles": {str(i): r for i, r in enumerate(roles, 1)},
-        "players": {str(i): p.handle for i, p in enumerate(players, 1)},
-        "id": "d",
-    }
+    step = {"type": "deal", "roles": {str(i): r for i, r in enumerate(roles, 1)}, "id": "d"}
     state = sheet.add_step(org.user, game, step, 0)
     assert state["expected"]["step"] == "night"
     assert [s["player"] for s in state["seats"]] == [p.handle for p in players]
+    page = c.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert players[0].display_name in page
+    paper = {f"role_{i}": r for i, r in enumerate(roles, 1)} | {"winner": "good"}
+    c.post(reverse("games:paper", args=[game.pk]), paper)
+    v = game.versions.get()
+    assert v.status == "submitted", v.violations
+    # a record with other players is not this game's
+    rec = dict(v.record, seats=[dict(x, player=x["player"] + "x") for x in v.record["seats"]])
+    other = services.submit_record(org.user, game, rec, "api")
+    assert other.violations[0]["code"] == "platform.seating"
 
 
 def test_query_budget_game_page(world: World, django_assert_max_num_queries) -> None:
