@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
@@ -101,15 +102,12 @@ PAGES: list[Page] = [
 ]
 
 
-@pytest.mark.parametrize("role", ROLES)
-@pytest.mark.parametrize("page", PAGES, ids=[f"{p[0]}-{p[1]}-{i}" for i, p in enumerate(PAGES)])
-def test_page_permissions(
-    client: Client, cast: Cast, role: str, page: Page, django_capture_on_commit_callbacks: Any
-) -> None:
+def check_page(client: Client, cast: Cast, role: str, page: Page, capture: Any) -> None:
     name, method, args, data, allowed = page
+    client.logout()
     login(client, cast, role)
     url = reverse(name, args=args(cast))
-    with django_capture_on_commit_callbacks(execute=False):
+    with capture(execute=False):
         response = getattr(client, method)(url, data(cast))
     location = response.get("Location", "")
     if role in allowed:
@@ -120,9 +118,33 @@ def test_page_permissions(
             errors = [m for m in response.wsgi_request._messages if m.level_tag == "error"]
             assert not errors, [str(m) for m in errors]
     elif role == "anonymous":
-        assert response.status_code == 302 and "/accounts/login/" in location
+        assert response.status_code == 302 and "/accounts/login/" in location, (role, name)
     else:
         assert response.status_code == 403, (role, name, response.status_code)
+
+
+GET_PAGES = [p for p in PAGES if p[1] == "get"]
+POST_PAGES = [p for p in PAGES if p[1] == "post"]
+
+
+@pytest.mark.parametrize("page", GET_PAGES, ids=[f"{p[0]}-{i}" for i, p in enumerate(GET_PAGES)])
+def test_page_permissions_read(
+    client: Client, cast: Cast, page: Page, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Reads change nothing, so one cast serves every role."""
+    for role in ROLES:
+        check_page(client, cast, role, page, django_capture_on_commit_callbacks)
+
+
+@pytest.mark.parametrize("page", POST_PAGES, ids=[f"{p[0]}-{i}" for i, p in enumerate(POST_PAGES)])
+def test_page_permissions_write(
+    client: Client, cast: Cast, page: Page, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Each role acts on the same state: its changes are rolled back before the next."""
+    for role in ROLES:
+        with transaction.atomic():
+            check_page(client, cast, role, page, django_capture_on_commit_callbacks)
+            transaction.set_rollback(True)
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -282,25 +304,52 @@ ENDPOINTS: list[Api] = [
 ]
 
 
-@pytest.mark.parametrize("role", ROLES)
-@pytest.mark.parametrize("endpoint", ENDPOINTS, ids=[e[0] for e in ENDPOINTS])
-def test_api_permissions(
-    client: Client, cast: Cast, role: str, endpoint: Api, django_capture_on_commit_callbacks: Any
-) -> None:
-    _name, method, url, data, allowed = endpoint
+def check_endpoint(client: Client, cast: Cast, role: str, endpoint: Api, capture: Any) -> None:
+    name, method, url, data, allowed = endpoint
+    client.logout()
     login(client, cast, role)
-    with django_capture_on_commit_callbacks(execute=False):
+    with capture(execute=False):
         response = getattr(client, method)(url(cast), data(cast), content_type="application/json")
     if role in allowed:
         assert response.status_code in (200, 201, 202), (
+            name,
             role,
             response.status_code,
             response.content[:300],
         )
     elif role == "anonymous":
-        assert response.status_code in (401, 403)
+        assert response.status_code in (401, 403), name
     else:
-        assert response.status_code == 403, (role, response.status_code, response.content[:300])
+        assert response.status_code == 403, (
+            name,
+            role,
+            response.status_code,
+            response.content[:300],
+        )
+
+
+GET_ENDPOINTS = [e for e in ENDPOINTS if e[1] == "get"]
+WRITE_ENDPOINTS = [e for e in ENDPOINTS if e[1] != "get"]
+
+
+@pytest.mark.parametrize("endpoint", GET_ENDPOINTS, ids=[e[0] for e in GET_ENDPOINTS])
+def test_api_permissions_read(
+    client: Client, cast: Cast, endpoint: Api, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Reads change nothing, so one cast serves every role."""
+    for role in ROLES:
+        check_endpoint(client, cast, role, endpoint, django_capture_on_commit_callbacks)
+
+
+@pytest.mark.parametrize("endpoint", WRITE_ENDPOINTS, ids=[e[0] for e in WRITE_ENDPOINTS])
+def test_api_permissions_write(
+    client: Client, cast: Cast, endpoint: Api, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Each role acts on the same state: its changes are rolled back before the next."""
+    for role in ROLES:
+        with transaction.atomic():
+            check_endpoint(client, cast, role, endpoint, django_capture_on_commit_callbacks)
+            transaction.set_rollback(True)
 
 
 @pytest.mark.parametrize("role", ROLES)
