@@ -78,7 +78,7 @@ class RaterOptions:
     skill_sd: float = 1.5
     #: Prior standard deviation of each role offset: small, so role skill is shrunk toward
     #: the general skill until a player has many games in that role.
-    role_sd: float = 0.5
+    role_sd: float = 0.6
     #: Prior standard deviation of the shared side bias and of each table's own bias.
     bias_sd: float = 1.0
     table_bias_sd: float = 0.5
@@ -204,7 +204,7 @@ class Rater:
 
     @classmethod
     def from_state(cls, state: RaterState, options: RaterOptions | None = None) -> Rater:
-        """A rater that continues exactly where the one that produced ``state`` stopped."""
+        """A rater that continues where the one that produced ``state`` stopped (same options)."""
         rater = cls(options)
         rater._players = {pid: list(s) for pid, s in state.players}
         rater._bias = list(state.bias)
@@ -236,7 +236,7 @@ class Rater:
 
     @property
     def police_share(self) -> float:
-        """Learned share of the good side's strength that its police carry (0..1)."""
+        """Learned share of the good side's strength that its police carry (starts at 1/3)."""
         return self._share[0]
 
     def side_bias(self, players: int, killers: int) -> float:
