@@ -12,6 +12,7 @@ from __future__ import annotations
 def seed_games() -> list[str]:
     """Record demo games; returns lines describing what was made."""
     from django.contrib.auth import get_user_model
+    from django.utils.translation import gettext
 
     from engine.simulate import simulate_game
     from games import selectors, services, sheet
@@ -63,5 +64,9 @@ def seed_games() -> list[str]:
                 state = sheet.add_step(
                     referee, game, {**step, "id": f"demo-{k}"}, state["revision"]
                 )
-            lines.append(f"live sheet in progress: /games/{game.pk}/sheet/ (as {referee})")
-    return [f"games: {released} released in round 1 of {event.name}", *lines]
+            lines.append(
+                gettext("live sheet in progress: %(url)s (as %(referee)s)")
+                % {"url": f"/games/{game.pk}/sheet/", "referee": referee}
+            )
+    done = gettext("games: %(n)s released in round 1 of %(event)s")
+    return [done % {"n": released, "event": event.name}, *lines]

@@ -19,9 +19,10 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext_noop
+from django.utils.translation import get_language, gettext_noop, pgettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -50,7 +51,8 @@ def explain(row: Any, below: Any | None) -> str:
     above = row.above_next or {}
     if below is None or not above:
         return ""
-    level = ", ".join(rankings.metric_label(k) for k in above.get("level_on", []))
+    sep = pgettext("list separator", ", ")
+    level = sep.join(rankings.metric_label(k) for k in above.get("level_on", []))
     metric = above.get("metric")
     if metric is None:
         return _("tied with %(next)s on every tie-break") % {"next": _name(below)}
@@ -61,7 +63,7 @@ def explain(row: Any, below: Any | None) -> str:
         "b": _short(above.get("lower")),
     }
     if level:
-        text += "; " + _("level on %(metrics)s") % {"metrics": level}
+        text += pgettext("clause separator", "; ") + _("level on %(metrics)s") % {"metrics": level}
     return text
 
 
@@ -69,7 +71,8 @@ def _short(value: str | None) -> str:
     if value is None:
         return "—"
     d = Decimal(value)
-    return str(d.normalize()) if d == d.to_integral() else str(d)
+    shown = d.quantize(Decimal(1)) if d == d.to_integral() else d  # never "3E+1"
+    return number_format(shown)  # the reader's decimal mark
 
 
 def _name(row: Any) -> str:

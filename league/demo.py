@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone
+from django.utils.translation import gettext
 
 DEMO_PASSWORD = "tianhei-demo"
 DEMO_CLUB = "tianhei-club"
@@ -106,7 +107,7 @@ def seed_league() -> list[str]:
     )
 
     admin = _user("admin", is_staff=True, is_superuser=True)
-    lines = [f"site admin: admin / {DEMO_PASSWORD}"]
+    lines = [gettext("site admin: admin / %(pw)s") % {"pw": DEMO_PASSWORD}]
     if Event.objects.filter(club__slug=DEMO_CLUB, slug=DEMO_EVENT).exists():
         return lines
 
@@ -210,15 +211,17 @@ def seed_league() -> list[str]:
     )
     job = draws.run_draw_job(job.pk, limit=min(3.0, draws.time_limit()))
     if job.status != DrawJob.Status.DONE:
-        return [*lines, f"demo draw failed: {job.error}"]
+        return [*lines, gettext("demo draw failed: %(error)s") % {"error": job.error}]
     first_round = event.rounds.get(number=1)
     services.confirm_round(organiser, first_round)
     services.release_round(organiser, first_round)
     del admin
     return [
         *lines,
-        f"club organiser: organiser / {DEMO_PASSWORD}  (/manage/)",
-        f"event staff: staff / {DEMO_PASSWORD}; referees: referee1..8 / {DEMO_PASSWORD}",
-        f"player: player / {DEMO_PASSWORD}",
-        f"event: /clubs/{DEMO_CLUB}/{DEMO_EVENT}/ — 48 players, 4 rounds drawn, round 1 released",
+        gettext("club organiser: organiser / %(pw)s  (/manage/)") % {"pw": DEMO_PASSWORD},
+        gettext("event staff: staff / %(pw)s; referees: referee1..8 / %(pw)s")
+        % {"pw": DEMO_PASSWORD},
+        gettext("player: player / %(pw)s") % {"pw": DEMO_PASSWORD},
+        gettext("event: %(url)s — 48 players, 4 rounds drawn, round 1 released")
+        % {"url": f"/clubs/{DEMO_CLUB}/{DEMO_EVENT}/"},
     ]

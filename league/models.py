@@ -302,7 +302,7 @@ class Round(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.event} — round {self.number}"
+        return _("%(event)s — round %(n)s") % {"event": self.event, "n": self.number}
 
 
 class Table(models.Model):
@@ -322,7 +322,7 @@ class Table(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.round} — table {self.number}"
+        return _("%(round)s — table %(n)s") % {"round": self.round, "n": self.number}
 
 
 class Seat(models.Model):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
+from django.utils.translation import gettext as _
 
 
 class Command(BaseCommand):
@@ -22,7 +23,16 @@ class Command(BaseCommand):
 
         report = rebuild_all(events=not options["no_events"], ratings=not options["no_ratings"])
         self.stdout.write(
-            f"rebuilt {report.events} events in {report.seconds_events:.2f} s; "
-            f"ratings: {report.ratings.replayed} games, {report.ratings.points_written} "
-            f"rating points, {report.ratings.players} players in {report.seconds_ratings:.2f} s"
+            _(
+                "rebuilt %(events)s events in %(te)s s; ratings: %(games)s games, "
+                "%(points)s rating points, %(players)s players in %(tr)s s"
+            )
+            % {
+                "events": report.events,
+                "te": f"{report.seconds_events:.2f}",
+                "games": report.ratings.replayed,
+                "points": report.ratings.points_written,
+                "players": report.ratings.players,
+                "tr": f"{report.seconds_ratings:.2f}",
+            }
         )

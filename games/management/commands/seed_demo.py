@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from games.demo import seed_games
 from league.demo import seed_league
@@ -25,10 +26,10 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["if_empty"] and get_user_model().objects.exists():
-            self.stdout.write("Database already has data; demo seeding skipped.")
+            self.stdout.write(_("Database already has data; demo seeding skipped."))
             return
         with transaction.atomic():
             lines = seed_league() + seed_games()
         for line in lines:
             self.stdout.write(line)
-        self.stdout.write(self.style.SUCCESS("Demo data ready."))
+        self.stdout.write(self.style.SUCCESS(_("Demo data ready.")))
