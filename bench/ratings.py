@@ -3,18 +3,18 @@
 Simulated leagues: players have a hidden general skill plus a hidden deviation per role;
 tables of 8-16 with the classic role counts; heavy-tailed activity; the winner is drawn
 from a hidden model that is *not* the Rater's (a probit on an average where each police
-officer counts twice a civilian, with
-a good-side base rate that depends on the table, and a few draws). Every system learns
-online in game order and predicts each game before seeing it; only the last 20% of games
-are scored.
+officer counts twice a civilian, with a good-side base rate that depends on the table,
+and a few draws). Every system learns online in game order and predicts each game before
+seeing it; only the last 20% of games are scored.
 
 Metrics per system: native log-loss of the good side's win probability (no recalibration;
 a draw is the outcome 0.5), accuracy on decided games, Spearman correlation of ratings with
 the hidden general skill over players with at least 5 games, and microseconds per update
 of a 12-player game (timed separately, one core, pure Python).
 
-    .venv/bin/python bench/ratings.py            # full run, a few minutes
-    .venv/bin/python bench/ratings.py --quick    # about 30 seconds
+    .venv/bin/python bench/ratings.py               # full run, a few minutes of CPU
+    .venv/bin/python bench/ratings.py --quick       # about 30 seconds of CPU
+    .venv/bin/python bench/ratings.py --speed-only  # just the update-speed table
 """
 
 from __future__ import annotations
