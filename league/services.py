@@ -734,6 +734,18 @@ def move_referee(actor: Any, table: Table, referee: Referee | None) -> None:
             )
     before = table.referee_id
     other = Table.objects.filter(round=rnd, referee=referee).exclude(pk=table.pk).first()
+    if referee is not None and other is not None and before is not None:
+        from league.selectors import referee_conflicts
+
+        displaced = Referee.objects.get(pk=before)
+        others = set(other.seats.values_list("player_id", flat=True))
+        blocked = {p for r, p in referee_conflicts(rnd.event, [displaced]) if r == before}
+        if others & blocked:
+            raise LeagueError(
+                _("%(ref)s would move to table %(n)s, where they may not judge a player.")
+                % {"ref": displaced, "n": other.number},
+                code="referee_conflict",
+            )
     if referee is not None and other is not None:
         Table.objects.filter(pk=other.pk).update(referee=None)
         Table.objects.filter(pk=table.pk).update(referee=referee)

@@ -508,3 +508,23 @@ def test_registration_search_any_script(event: Event) -> None:
     assert found("jose nunez") == ["jn"]
     assert found("@ann") == ["anna"]
     assert len(found("")) == 3
+
+
+def test_move_referee_refuses_a_swap_that_displaces_into_a_conflict(
+    organiser: Any, event: Event
+) -> None:
+    from tests.league.factories import lay_out
+
+    players = registered_players(event, 16)
+    rnd = event.rounds.get(number=1)
+    t1, t2 = lay_out(rnd, players)
+    ref_a, ref_b = RefereeFactory.create_batch(2)
+    event.referees.add(ref_a, ref_b)
+    Table.objects.filter(pk=t1.pk).update(referee=ref_a)
+    Table.objects.filter(pk=t2.pk).update(referee=ref_b)
+    services.declare_referee_conflict(organiser, event, ref_a, players[8])  # sits at table 2
+    with pytest.raises(LeagueError, match="would move to table 2"):
+        services.move_referee(organiser, t1, ref_b)
+    services.declare_referee_conflict(organiser, event, ref_b, players[0])
+    with pytest.raises(LeagueError, match="may not judge"):
+        services.move_referee(organiser, t1, ref_b)
