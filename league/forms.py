@@ -7,12 +7,20 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
-from engine.rulesets import RULESETS
 from engine.scoring import PROFILES
 from engine.standings import DEFAULT_PRECEDENCE, METRICS
+from league.i18n import ruleset_choices
 from league.models import Event, Referee, Round
+from league.rankings import metric_label
+
+
+def _precedence_help() -> str:
+    known = pgettext("list separator", ", ").join(f"{k} ({metric_label(k)})" for k in METRICS)
+    return str(_("Metric keys separated by commas, lots last. Known: %(keys)s")) % {"keys": known}
 
 
 class DateInput(forms.DateInput):
@@ -54,15 +62,14 @@ class EventForm(forms.Form):
         widget=DateTimeInput,
         input_formats=DATETIME_FORMATS,
     )
-    ruleset = forms.ChoiceField(label=_("Ruleset"), choices=[(k, k) for k in RULESETS])
+    ruleset = forms.ChoiceField(label=_("Ruleset"), choices=ruleset_choices)
     scoring_profile = forms.ChoiceField(
         label=_("Scoring profile"), choices=[(k, k) for k in PROFILES]
     )
     tiebreak_precedence = forms.CharField(
         label=_("Tie-break precedence"),
         required=False,
-        help_text=_("Metric keys separated by commas, lots last. Known: %(keys)s")
-        % {"keys": ", ".join(METRICS)},
+        help_text=lazy(_precedence_help, str)(),  # in the reader's language
         initial=", ".join(DEFAULT_PRECEDENCE),
     )
     rounds_count = forms.IntegerField(label=_("Number of rounds"), min_value=1, max_value=30)

@@ -18,6 +18,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from engine.rulesets import RULESETS
+from engine.scoring import PROFILES
+from engine.standings import METRICS
 from games.models import Game
 from games.services import game_for_table
 from league.models import Preferences
@@ -229,9 +232,12 @@ NOT_SPANISH = {
 def _strip_data(text: str, world: World) -> str:
     """Remove what the data itself wrote: handles, user names, the event's ids."""
     text = re.sub(r"@[\w.-]+|(?<![A-Za-z])(?:user|player-|root)\d+", " ", text)
-    text = re.sub(r"https?://\S+|/\S+/|\b\d+[\w.:-]*", " ", text)
+    text = re.sub(r"https?://\S+|/\S+/|\b\d+[\w.:-]*|\bmeta\.\w+", " ", text)
     for p in world.ev.players:
         text = text.replace(p.handle, " ")
+    # identifiers an organiser types or picks (shown with their translated label)
+    for key in sorted([*METRICS, *RULESETS, *PROFILES], key=len, reverse=True):
+        text = text.replace(key, " ")
     for data in (world.ev.club.city, world.ev.event.venue):
         text = text.replace(data, " ") if data else text
     return text
@@ -405,3 +411,23 @@ def test_engine_refusals_on_the_sheet_in_the_readers_language(world: World) -> N
     response = client.post(url, {"step": bad, "revision": 1}, content_type="application/json")
     assert response.status_code == 400
     assert response.json()["detail"] == "第1夜：杀手选了40号，但号码只有1到12"
+
+
+def _json_script(page: str, element_id: str) -> Any:
+    import json
+
+    m = re.search(rf'<script id="{element_id}" type="application/json">(.*?)</script>', page, re.S)
+    assert m, element_id
+    return json.loads(m.group(1))
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "es"])
+def test_the_live_sheet_gets_its_words_in_the_language(world: World, lang: str) -> None:
+    """sheet.js shows the words the page hands it (json_script) and the engine's phase."""
+    url = reverse("games:sheet", args=[world.live.pk])
+    english = _json_script(world.client("referee", "en").get(url).content.decode(), "sheet-i18n")
+    page = world.client("referee", lang).get(url).content.decode()
+    words = _json_script(page, "sheet-i18n")
+    assert words.keys() == english.keys()
+    same = [k for k in words if words[k] == english[k]]
+    assert not same, same
