@@ -894,6 +894,21 @@ def process_game(game_id: int) -> GameReport:
     return GameReport(game_id, event, update_ratings([game_id]))
 
 
+def heal_stale_events(older_than: float = 60.0, limit: int = 20) -> list[int]:
+    """Recompute events left stale for more than ``older_than`` seconds (their own task
+    was lost); the task of any other game runs this too, so one live worker catches up
+    even without beat."""
+    cutoff = timezone.now() - dt.timedelta(seconds=older_than)
+    ids = list(
+        EventResults.objects.filter(stale=True, stale_since__lt=cutoff)
+        .order_by("stale_since")
+        .values_list("event_id", flat=True)[:limit]
+    )
+    for event_id in ids:
+        recompute_event(event_id)
+    return ids
+
+
 def games_out_of_date() -> set[int]:
     """Released games not rated from their confirmed version, and rated games that no
     longer count (unreleased, no confirmed version, deleted)."""

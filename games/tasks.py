@@ -18,13 +18,15 @@ from django.db import OperationalError
 def process_game_results(game_id: int) -> dict[str, Any]:
     """A game's confirmed record or release changed: recompute its event's standings and
     the ratings (:func:`games.results.process_game`)."""
-    from games.results import process_game
+    from games.results import heal_stale_events, process_game
 
     report = process_game(game_id)
+    healed = heal_stale_events()  # events whose own task was lost while no worker ran
     return {
         "game": game_id,
         "event_changed": bool(report.event and report.event.changed),
         "ratings_changed": report.ratings.changed,
+        "healed_events": healed,
     }
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
 from engine.record import parse_record
@@ -155,6 +156,20 @@ def test_stale_when_the_broker_is_down_then_healed(monkeypatch: pytest.MonkeyPat
     assert RatingPoint.objects.filter(game_id=game.pk).count() == 12
     assert results.games_out_of_date() == set()
     assert heal_results.delay().get() == {"events": [], "ratings_changed": 0}
+
+
+def test_the_next_task_heals_events_left_stale(monkeypatch: pytest.MonkeyPatch) -> None:
+    ev = played_event()
+    game = ev.play(1, seed=5)
+    other = played_event()
+    EventResults.objects.filter(event=ev.event).update(
+        stale=True, stale_since=timezone.now() - dt.timedelta(minutes=5)
+    )
+    EventStanding.objects.filter(event=ev.event).delete()
+    other.play(1, seed=6, release=False)  # the task of another game heals it
+    assert EventStanding.objects.filter(event=ev.event).count() == 12
+    assert not EventResults.objects.get(event=ev.event).stale
+    assert RatingPoint.objects.filter(game_id=game.pk).count() == 12
 
 
 def test_season_totals(monkeypatch: pytest.MonkeyPatch) -> None:
