@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from engine.rulesets import RULESETS
+from league.i18n import ruleset_choices
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -64,9 +64,7 @@ class PaperForm(forms.Form):
 
 class ClubGameForm(forms.Form):
     title = forms.CharField(label=_("Title"), max_length=160, required=False)
-    ruleset = forms.ChoiceField(
-        label=_("Ruleset"), choices=[(k, k) for k in RULESETS], initial="classic"
-    )
+    ruleset = forms.ChoiceField(label=_("Ruleset"), choices=ruleset_choices, initial="classic")
     played_on = forms.DateField(label=_("Played on"), required=False)
     players = forms.CharField(
         label=_("Players, one handle per line, seat 1 first"),

@@ -71,7 +71,7 @@ class Game(models.Model):
     def __str__(self) -> str:
         if self.table_id is not None:
             return str(self.table)
-        return self.title or f"{self.club} — game {self.pk}"
+        return self.title or _("%(club)s — game %(n)s") % {"club": self.club, "n": self.pk}
 
     # --- facts derived from the table (stored once, there) ---------------------------------
 
