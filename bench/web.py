@@ -33,7 +33,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import urlparse
 
@@ -45,8 +45,10 @@ LOCAL = {"127.0.0.1", "localhost", "::1"}
 SECRET = "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz"
 
 
-def setup_django(db_url: str) -> None:
+def setup_django(db_url: str, redis_url: str) -> None:
     os.environ["DATABASE_URL"] = db_url
+    if redis_url:
+        os.environ["REDIS_URL"] = redis_url  # the production cache (docker-compose)
     os.environ["DEBUG"] = "0"  # also keeps Django from recording every query in memory
     os.environ["SECRET_KEY"] = SECRET
     os.environ["SECURE_SSL_REDIRECT"] = "0"
@@ -82,23 +84,25 @@ def copy_rows(model: Any, rows: Iterable[dict[str, Any]]) -> int:
     columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
     table = connection.ops.quote_name(model._meta.db_table)
     n = 0
-    with connection.cursor() as cursor:
-        with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-            for row in rows:
-                values = []
-                for f in fields:
-                    key = f.attname
-                    if key in row:
-                        value = row[key]
-                    elif f.name in row:
-                        value = row[f.name]
-                    else:
-                        value = f.get_default()
-                    if isinstance(f, JSONField) and value is not None:
-                        value = Jsonb(value)
-                    values.append(value)
-                copy.write_row(values)
-                n += 1
+    with (
+        connection.cursor() as cursor,
+        cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy,
+    ):
+        for row in rows:
+            values = []
+            for f in fields:
+                key = f.attname
+                if key in row:
+                    value = row[key]
+                elif f.name in row:
+                    value = row[f.name]
+                else:
+                    value = f.get_default()
+                if isinstance(f, JSONField) and value is not None:
+                    value = Jsonb(value)
+                values.append(value)
+            copy.write_row(values)
+            n += 1
     return n
 
 
@@ -142,14 +146,10 @@ def build(args: argparse.Namespace) -> dict[str, float]:
     submitter = User.objects.create_user("bench-referee")
     confirmer = User.objects.create_user("bench-organiser")
     clubs = Club.objects.bulk_create(
-        Club(name=f"Club {i:03d}", slug=f"club-{i:03d}", city="Beijing")
-        for i in range(args.clubs)
+        Club(name=f"Club {i:03d}", slug=f"club-{i:03d}", city="Beijing") for i in range(args.clubs)
     )
     players = Player.objects.bulk_create(
-        (
-            Player(display_name=f"玩家 {i:05d}", handle=f"p{i:05d}")
-            for i in range(args.players)
-        ),
+        (Player(display_name=f"玩家 {i:05d}", handle=f"p{i:05d}") for i in range(args.players)),
         batch_size=5000,
     )
     Membership.objects.bulk_create(
@@ -286,7 +286,7 @@ def _recompute_events(ids: list[int]) -> None:
 
     try:
         for event_id in ids:
-            recompute_event(event_id, force=True)
+            recompute_event(event_id, force=True, season=False)
     finally:
         connections.close_all()
 
@@ -311,6 +311,14 @@ def compute(args: argparse.Namespace) -> dict[str, float]:
         p.start()
     for p in procs:
         p.join()
+    from django.db import transaction
+
+    from games.results import recompute_season
+    from league.models import Season
+
+    with transaction.atomic():
+        for season_id in Season.objects.values_list("pk", flat=True):
+            recompute_season(season_id)
     timings["rebuild_standings_s"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     report = rebuild_ratings()
@@ -330,9 +338,7 @@ def pipeline_latency() -> dict[str, float]:
 
     out: dict[str, float] = {}
     newest = Game.objects.order_by("-pk").first()
-    oldest = (
-        Game.objects.order_by("table__round__starts_at", "pk").first()
-    )
+    oldest = Game.objects.order_by("table__round__starts_at", "pk").first()
     assert newest is not None and oldest is not None
     # A "new" game: make the newest unreleased, catch up, release it again.
     Game.objects.filter(pk=newest.pk).update(status="confirmed")
@@ -422,7 +428,9 @@ def get(port: int, path: str) -> tuple[int, int]:
         conn.close()
 
 
-def load(port: int, paths: Callable[[random.Random], str], clients: int, seconds: float) -> dict[str, Any]:
+def load(
+    port: int, paths: Callable[[random.Random], str], clients: int, seconds: float
+) -> dict[str, Any]:
     """``clients`` threads each GET a fresh path in a loop for ``seconds``."""
     latencies: list[float] = []
     errors = 0
@@ -510,9 +518,14 @@ def page_paths() -> dict[str, Callable[[random.Random], str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--db", default=DEFAULT_DB, help="PostgreSQL URL (127.0.0.1 only)")
     ap.add_argument("--reuse", action="store_true", help="keep the existing dataset")
+    ap.add_argument(
+        "--redis", default="redis://127.0.0.1:6379/14", help="cache (127.0.0.1; '' for none)"
+    )
     ap.add_argument("--players", type=int, default=10_000)
     ap.add_argument("--clubs", type=int, default=300)
     ap.add_argument("--games", type=int, default=200_000)
@@ -529,12 +542,14 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if urlparse(args.db).hostname not in LOCAL:
         ap.error("the benchmark only runs against a database on 127.0.0.1")
+    if args.redis and urlparse(args.redis).hostname not in LOCAL:
+        ap.error("the benchmark only uses a cache on 127.0.0.1")
     args.seconds = min(args.seconds, 120.0)
 
     figures: dict[str, Any] = {"args": {k: v for k, v in vars(args).items() if k != "db"}}
     if not args.reuse:
         recreate_database(args.db)
-    setup_django(args.db)
+    setup_django(args.db, args.redis)
     if not args.reuse:
         figures["build"] = build(args)
         print("built", json.dumps(figures["build"]), flush=True)
@@ -568,11 +583,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(figures, indent=2, default=str))
     return 0
-
-
-def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
-    for i in range(0, len(items), size):
-        yield items[i : i + size]
 
 
 if __name__ == "__main__":
