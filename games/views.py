@@ -81,6 +81,19 @@ SHEET_STRINGS = {
         "This game is confirmed: the sheet is closed. Corrections go through an upload "
         "or the paper form, with a reason."
     ),
+    # a version's status and a pending step's type, shown by sheet.js (T.status_*, T.step_*)
+    **{f"status_{value}": label for value, label in GameVersion.Status.choices},
+    "step_deal": gettext_lazy("deal"),
+    "step_night": gettext_lazy("night"),
+    "step_eject": gettext_lazy("ejection"),
+    "step_surrender": gettext_lazy("surrender"),
+    "step_ballot": gettext_lazy("ballot"),
+    "step_lot": gettext_lazy("lot"),
+    "step_eliminate": gettext_lazy("elimination"),
+    "step_last_words": gettext_lazy("last words"),
+    "step_award": gettext_lazy("award"),
+    "step_undo/": gettext_lazy("undo"),
+    "step_submit/": gettext_lazy("submit"),
 }
 
 

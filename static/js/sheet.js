@@ -55,6 +55,7 @@
     e.hidden = !msg;
     e.textContent = msg || "";
   }
+  function word(prefix, key) { return T[prefix + key] || key; }  /* a translated code */
   function seatName(n) {
     var s = state.seats.filter(function (x) { return x.seat === n; })[0];
     return s ? n + " " + s.name : String(n);
@@ -99,7 +100,7 @@
         if (op.draftKey) { delete draft[op.draftKey]; store(DRAFT_KEY, draft); }
         retryDelay = 1000;
         if (op.path === "submit/") {
-          showDone(T.submitted + " " + data.number + " (" + data.status + ")");
+          showDone(T.submitted + " " + data.number + " (" + word("status_", data.status) + ")");
           refresh();
           return;
         }
@@ -336,7 +337,7 @@
     box.appendChild(el("h2", { id: "winner", text: T.over + " — " + T.winner + ": " + (T[e.winner] || e.winner) }));
     box.appendChild(el("p", { id: "reason", text: e.reason || "" }));
     if (state.latest_version) {
-      box.appendChild(el("p", { cls: "muted", id: "latest", text: T.latest + ": v" + state.latest_version.number + " (" + state.latest_version.status + ")" }));
+      box.appendChild(el("p", { cls: "muted", id: "latest", text: T.latest + ": v" + state.latest_version.number + " (" + word("status_", state.latest_version.status) + ")" }));
     }
     box.appendChild(el("button", {
       type: "button", cls: "primary big", id: "submit", text: T.submit,
@@ -419,7 +420,7 @@
     ol.textContent = "";
     state.steps.forEach(function (s) { ol.appendChild(el("li", { text: s.summary })); });
     queue.forEach(function (op) {
-      ol.appendChild(el("li", { cls: "pending", text: (op.body.type || op.path) + " · " + T.queued }));
+      ol.appendChild(el("li", { cls: "pending", text: word("step_", op.body.type || op.path) + " · " + T.queued }));
     });
     $("undo").disabled = busy() || !state.steps.length;
   }
