@@ -201,3 +201,53 @@ def test_times_are_read_and_shown_in_the_club_time_zone(
     from django.utils import timezone as tz
 
     assert tz.get_current_timezone_name() == "UTC"  # switched back after the request
+
+
+def test_draw_page_shows_a_running_draw_and_sheets_list_everyone(
+    organiser_client: tuple[Client, Any],
+) -> None:
+    from league.models import DrawJob
+    from tests.league.factories import lay_out
+
+    client, org = organiser_client
+    event = EventFactory(club=org.club, rounds_count=2)
+    players = registered_players(event, 16)
+    lay_out(event.rounds.get(number=1), players)
+    DrawJob.objects.create(event=event, from_round=2, to_round=2, status="running", progress=0.4)
+    page = client.get(reverse("event-draw", args=[event.pk])).content.decode()
+    assert 'id="job-progress"' in page and 'value="0.4"' in page
+    job = client.get(reverse("draw-job", args=[event.pk])).json()
+    assert job["status"] == "running" and job["progress"] == 0.4
+    tables = client.get(reverse("sheet-tables", args=[event.pk])).content.decode()
+    assert tables.count('class="sheet"') == 2
+    assert all(p.display_name in tables for p in players)
+    sheet = client.get(reverse("sheet-players", args=[event.pk])).content.decode()
+    assert sheet.count("<tr><td>") == 16 and "1·1" in sheet
+
+
+def test_event_edit_page_saves_through_the_service(organiser_client: tuple[Client, Any]) -> None:
+    client, org = organiser_client
+    event = EventFactory(club=org.club, rounds_count=3)
+    from league.forms import EventForm
+
+    data = {k: v for k, v in EventForm.initial_for(event).items() if v is not None}
+    data.update(
+        {
+            "venue": "New hall",
+            "rounds_count": 4,
+            "round_minutes": 90,
+            "referees": [],
+            "first_round_at": "",
+            "starts_on": event.starts_on.isoformat(),
+            "ends_on": event.ends_on.isoformat(),
+        }
+    )
+    data.pop("registration_opens", None)
+    data.pop("registration_closes", None)
+    response = client.post(reverse("event-edit", args=[event.pk]), data)
+    assert response.status_code == 302, response.content.decode()[:1500]
+    event.refresh_from_db()
+    assert event.venue == "New hall" and event.rounds.count() == 4
+    data["max_table"] = 30
+    response = client.post(reverse("event-edit", args=[event.pk]), data)
+    assert response.status_code == 200  # the form shows the error, nothing saved
