@@ -113,3 +113,21 @@ def test_schema_documents_results(api: APIClient) -> None:
         assert p in paths, p
     params = {p["name"] for p in paths["/api/v1/rankings/ratings/"]["get"]["parameters"]}
     assert {"club", "season", "role", "min_games", "page"} <= params
+
+
+def test_unreleased_game_is_in_no_api_answer(api: APIClient, ev: Played) -> None:
+    hidden = ev.play(3, 1, ev.players[:12], seed=23, release=False)
+    answers = [
+        api.get(reverse("rankings-ratings")).json(),
+        api.get(reverse("rankings-player", args=[ev.players[0].handle])).json(),
+        api.get(reverse("rankings-club", args=[ev.club.slug])).json(),
+        api.get(reverse("games-api:results-standings", args=[ev.event.pk]) + "?items=1").json(),
+    ]
+    for answer in answers:
+        assert f"'game': {hidden.pk}," not in str(answer)
+    profile = answers[1]
+    assert all(g["game"] != hidden.pk for g in profile["recent_games"])
+    assert all(h["game"] != hidden.pk for h in profile["history"])
+    standings = answers[3]
+    assert all(i["game"] != hidden.pk for r in standings["rows"] for i in r["items"])
+    assert standings["games"] == 2
