@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from engine.errors import EngineError
 from league import selectors
@@ -32,7 +33,7 @@ log = logging.getLogger(__name__)
 CLUB_APART_ROUNDS = 2
 #: Seconds between two progress writes.
 PROGRESS_EVERY = 0.5
-GENERIC_FAILURE = "The draw failed because of an internal error; it has been logged."
+GENERIC_FAILURE = gettext_noop("The draw failed because of an internal error; it has been logged.")
 
 
 def time_limit() -> float:
