@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from league.models import Club, Event
 
@@ -36,6 +37,11 @@ def fold(line: str) -> str:
             current += char
     out.append(current)
     return "\r\n".join(out)
+
+
+def _round_title(event: str, number: int) -> str:
+    """ "<event> — round N" in the reader's language (the same words as ``Round.__str__``)."""
+    return gettext("%(event)s — round %(n)s") % {"event": event, "n": number}
 
 
 def _utc(value: dt.datetime) -> str:
@@ -77,7 +83,7 @@ def club_calendar(club: Club, events: Iterable[Event], *, base_url: str) -> str:
                 f"DTSTAMP:{stamp}",
                 f"DTSTART:{_utc(rnd.starts_at)}",
                 f"DTEND:{_utc(rnd.starts_at + ROUND_LENGTH)}",
-                f"SUMMARY:{escape(f'{event.name} — round {rnd.number}')}",
+                f"SUMMARY:{escape(_round_title(event.name, rnd.number))}",
                 *common,
                 "END:VEVENT",
             ]
