@@ -171,7 +171,7 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
         data = _valid(s.EventInputSerializer, request)
         club = data.pop("club", None)
         if club is None:
-            return Response({"detail": "club is required", "code": "required"}, status=400)
+            return Response({"detail": _("club is required"), "code": "required"}, status=400)
         event = services.create_event(request.user, club, **data)
         return Response(s.EventSerializer(event).data, status=status.HTTP_201_CREATED)
 

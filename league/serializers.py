@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from league.models import (
@@ -256,7 +257,7 @@ class ImportInputSerializer(serializers.Serializer[Any]):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if not attrs.get("file") and not attrs.get("text"):
-            raise serializers.ValidationError("Send a CSV file or its text.")
+            raise serializers.ValidationError(_("Send a CSV file or its text."))
         return attrs
 
 
