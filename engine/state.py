@@ -31,12 +31,14 @@ from engine.record import (
     Undeclared,
     Violation,
     Winner,
+    fast_init,
 )
 from engine.rulesets import BallotRule, FinalTie, KillersWin, LastWordsRule, Ruleset
 
 # --- events ------------------------------------------------------------------------------
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class NightAction:
     """The night's two choices: the killers' victim and the police's check (None: none).
@@ -48,6 +50,7 @@ class NightAction:
     check: int | None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Eject:
     """The referee removes a rule-breaker (before the day's voting)."""
@@ -55,6 +58,7 @@ class Eject:
     seat: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Surrender:
     """The last police officer or killer alive concedes (``classic`` only)."""
@@ -62,6 +66,7 @@ class Surrender:
     seat: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Lot:
     """The seat drawn after a third tied ballot under ``final_tie: lot``."""
@@ -69,6 +74,7 @@ class Lot:
     seat: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Eliminate:
     """The referee declares who the day's ballots put out (None: nobody)."""
@@ -109,6 +115,7 @@ _CAUSE_TEXT = {
 }
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Death:
     """A player out of the game: seat, cause, and the phase (``"night 2"``, ``"day 3"``)."""
@@ -129,6 +136,7 @@ class Step(StrEnum):
     OVER = "over"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Expected:
     """What may come next; fields not about ``step`` are empty."""

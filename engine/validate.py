@@ -21,6 +21,7 @@ from engine.record import (
     RecordError,
     Violation,
     Winner,
+    fast_init,
     phase_label,
     read_record,
 )
@@ -44,6 +45,7 @@ class Status(StrEnum):
     RESULT_ONLY = "result-only"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """What the replay computed; ``replayed`` False when there was no log to replay.
@@ -61,6 +63,7 @@ class Outcome:
     replayed: bool = False
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """A record's judgement: every violation, the record's status and the computed outcome."""
