@@ -64,6 +64,8 @@ class KillersWin(StrEnum):
     POLICE_OUT = "police-out"
 
 
+_NOT_FINAL, _ALWAYS = AbstainRule.NOT_FINAL, AbstainRule.ALWAYS
+
 #: Ballots a majority day may hold before nobody is out (spec §3.3).
 MAJORITY_MAX_BALLOTS = 5
 #: Ballots a plurality day may hold: first vote, tie-break, off-site PK (spec §3.4).
@@ -131,9 +133,10 @@ class Ruleset:
 
     def abstain_allowed(self, ballot: int) -> bool:
         """Whether ballot number ``ballot`` (from 1) of a day allows abstaining."""
-        if self.abstain is AbstainRule.NOT_FINAL:
+        abstain = self.abstain
+        if abstain is _NOT_FINAL:
             return ballot < self.max_ballots
-        return self.abstain is AbstainRule.ALWAYS
+        return abstain is _ALWAYS
 
     def to_params(self) -> dict[str, object]:
         """The overridable parameters in their JSON form (spec §2, last bullet)."""

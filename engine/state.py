@@ -165,6 +165,17 @@ class Expected:
 _OPEN, _VOTING, _LOT, _DECLARE, _DONE = range(5)  # stages of a day
 _UNKNOWN = -1  # a day whose computed outcome the record's errors left undecidable
 
+# Enum members as module constants: reading ``Role.KILLER`` goes through the enum's
+# metaclass each time, a constant is a plain global.
+_ROLES = tuple(Role)
+_KILLER, _POLICE, _CIVILIAN = Role.KILLER, Role.POLICE, Role.CIVILIAN
+_KILL, _VOTE, _LOT_CAUSE, _EJECT = Cause.KILL, Cause.VOTE, Cause.LOT, Cause.EJECT
+_FIRST_ROUND, _FIRST_DEATHS = LastWordsRule.FIRST_ROUND, LastWordsRule.FIRST_DEATHS
+_ALL_GOOD_OUT, _POLICE_OUT = KillersWin.ALL_GOOD_OUT, KillersWin.POLICE_OUT
+_MAJORITY = BallotRule.MAJORITY
+_GOOD, _KILLERS, _DRAW = Winner.GOOD, Winner.KILLERS, Winner.DRAW
+_FINAL_LOT, _FINAL_KILLERS = FinalTie.LOT, FinalTie.KILLERS
+
 
 def _seats(seats: Iterable[int]) -> str:
     s = sorted(seats)
@@ -177,7 +188,9 @@ _seat_number = attrgetter("seat")
 def check_setup(rules: Ruleset, seats: Sequence[Seat]) -> list[Violation]:
     """The deal against the ruleset: seats 1..N once each, one seat a player, the cards."""
     n = len(seats)
-    if sorted(s.seat for s in seats) != list(range(1, n + 1)):
+    numbers = [s.seat for s in seats]
+    numbers.sort()
+    if numbers != list(range(1, n + 1)):
         return [Violation("setup.seats", "setup", f"setup: seats must be 1..{n}, each once")]
     if len({s.player for s in seats}) != n:
         return [Violation("setup.duplicate_player", "setup", "setup: a player holds two seats")]
@@ -189,7 +202,16 @@ def check_setup(rules: Ruleset, seats: Sequence[Seat]) -> list[Violation]:
                 "setup.players", "setup", f"setup: {n} seat(s), but {rules.id} seats {lo}–{hi}"
             )
         ]
-    held = tuple(sum(1 for s in seats if s.role is r) for r in Role)
+    killers = police = civilians = 0
+    for s in seats:
+        role = s.role
+        if role is _KILLER:
+            killers += 1
+        elif role is _POLICE:
+            police += 1
+        elif role is _CIVILIAN:
+            civilians += 1
+    held = (killers, police, civilians)
     if held != counts:
         return [
             Violation(
@@ -216,10 +238,10 @@ class GameState:
         self.seats = tuple(sorted(seats, key=_seat_number))
         self.n = len(self.seats)
         self.role = {s.seat: s.role for s in self.seats}
-        self.dealt = dict.fromkeys(Role, 0)
+        dealt = self.dealt = dict.fromkeys(_ROLES, 0)
         for s in self.seats:
-            self.dealt[s.role] += 1
-        self.alive_count = dict(self.dealt)
+            dealt[s.role] += 1
+        self.alive_count = dict(dealt)
         self.alive: set[int] = set(self.role)
         self.round = 1
         self.at_night = True
@@ -269,7 +291,7 @@ class GameState:
         """What may come next, with the allowed seats."""
         alive = frozenset(self.alive)
         speakers = frozenset(self.speakers - {w.seat for w in self.spoken})
-        if self.over:
+        if self.winner is not None:
             return Expected(
                 Step.OVER,
                 self.label,
@@ -279,7 +301,7 @@ class GameState:
                 reason=self.reason,
             )
         if self.at_night or self.stage == _DONE:
-            police = self.alive_count[Role.POLICE] > 0
+            police = self.alive_count[_POLICE] > 0
             return Expected(
                 Step.NIGHT,
                 self._night_label(),
@@ -295,7 +317,7 @@ class GameState:
                 s
                 for s in alive
                 if self.rules.surrender
-                and self.role[s] is not Role.CIVILIAN
+                and self.role[s] is not _CIVILIAN
                 and self.alive_count[self.role[s]] == 1
             )
             return Expected(
@@ -336,47 +358,44 @@ class GameState:
     # --- removing players and ending the game ----------------------------------------------
 
     def _remove(self, seat: int, cause: Cause) -> None:
-        death = Death(seat, cause, self.label)
+        label = self.label
+        death = Death(seat, cause, label)
         self.alive.discard(seat)
         role = self.role[seat]
-        self.alive_count[role] -= 1
+        alive_count = self.alive_count
+        alive_count[role] -= 1
         self.deaths.append(death)
         self.death_of[seat] = death
-        if cause is not Cause.EJECT:
+        rules = self.rules
+        if cause is not _EJECT:
             self.counted_deaths += 1
-            if self._entitled(seat, cause):
+            # who is entitled to last words
+            policy = rules.last_words
+            if policy is _FIRST_ROUND:
+                entitled = self.round == 1
+            elif policy is _FIRST_DEATHS:
+                entitled = self.counted_deaths <= self.dealt[_KILLER]
+            else:
+                entitled = cause is _KILL or role is not _KILLER
+            if entitled:
                 self.entitled.append(seat)
                 self.speakers.add(seat)
-        if cause is Cause.KILL and self.round == 1:
+        if cause is _KILL and self.round == 1:
             self.night1_victim = seat
-        self._end_test()
-
-    def _entitled(self, seat: int, cause: Cause) -> bool:
-        policy = self.rules.last_words
-        if policy is LastWordsRule.FIRST_ROUND:
-            return self.round == 1
-        if policy is LastWordsRule.FIRST_DEATHS:
-            return self.counted_deaths <= self.dealt[Role.KILLER]
-        return cause is Cause.KILL or self.role[seat] is not Role.KILLER
-
-    def _out(self, role: Role) -> bool:
-        return self.dealt[role] > 0 and self.alive_count[role] == 0
-
-    def _end_test(self) -> None:
-        if self.alive_count[Role.KILLER] == 0:
-            self._end(Winner.GOOD, "every killer is out")
+        # the end test
+        if alive_count[_KILLER] == 0:
+            self.winner, self.reason, self.ended = _GOOD, "every killer is out", label
             return
-        rule = self.rules.killers_win
-        if rule is KillersWin.ALL_GOOD_OUT:
-            if self.alive_count[Role.POLICE] + self.alive_count[Role.CIVILIAN] == 0:
-                self._end(Winner.KILLERS, "every good player is out")
-        elif self._out(Role.POLICE):
-            self._end(Winner.KILLERS, "every police officer is out")
-        elif self._out(Role.CIVILIAN):
-            if rule is KillersWin.POLICE_OUT:
-                self._end(Winner.DRAW, "every civilian is out")
-            else:
-                self._end(Winner.KILLERS, "every civilian is out")
+        rule = rules.killers_win
+        dealt = self.dealt
+        if rule is _ALL_GOOD_OUT:
+            if alive_count[_POLICE] + alive_count[_CIVILIAN] == 0:
+                self.winner, self.reason, self.ended = _KILLERS, "every good player is out", label
+        elif dealt[_POLICE] > 0 and alive_count[_POLICE] == 0:
+            self.winner, self.reason, self.ended = _KILLERS, "every police officer is out", label
+        elif dealt[_CIVILIAN] > 0 and alive_count[_CIVILIAN] == 0:
+            winner = _DRAW if rule is _POLICE_OUT else _KILLERS
+            self.winner, self.reason, self.ended = winner, "every civilian is out", label
 
     def _end(self, winner: Winner, reason: str) -> None:
         self.winner, self.reason, self.ended = winner, reason, self.label
@@ -453,37 +472,39 @@ class GameState:
                 )
             ]
         found = self.close_day()
-        if e.kill is not None:
-            v = self._unknown("kill.unknown_seat", where, e.kill, "the killers chose")
+        kill, check, alive = e.kill, e.check, self.alive
+        if kill is not None and not (1 <= kill <= self.n and kill in alive):
+            v = self._unknown("kill.unknown_seat", where, kill, "the killers chose")
             if v:
                 found.append(v)
-            elif e.kill not in self.alive:
+            elif kill not in alive:
                 found.append(
                     Violation(
                         "kill.dead_target",
                         where,
-                        f"{where}: the killers chose seat {e.kill}, who was {self._gone(e.kill)}",
+                        f"{where}: the killers chose seat {kill}, who was {self._gone(kill)}",
                     )
                 )
-        if e.check is not None:
-            v = self._unknown("check.unknown_seat", where, e.check, "the police checked")
+        if check is not None and not (
+            1 <= check <= self.n and self.alive_count[_POLICE] != 0 and check in alive
+        ):
+            v = self._unknown("check.unknown_seat", where, check, "the police checked")
             if v:
                 found.append(v)
-            elif self.alive_count[Role.POLICE] == 0:
+            elif self.alive_count[_POLICE] == 0:
                 found.append(
                     Violation(
                         "check.no_police",
                         where,
-                        f"{where}: seat {e.check} was checked, but no police officer is alive",
+                        f"{where}: seat {check} was checked, but no police officer is alive",
                     )
                 )
-            elif e.check not in self.alive:
+            elif check not in alive:
                 found.append(
                     Violation(
                         "check.dead_target",
                         where,
-                        f"{where}: the police checked seat {e.check}, who was "
-                        f"{self._gone(e.check)}",
+                        f"{where}: the police checked seat {check}, who was {self._gone(check)}",
                     )
                 )
         return found
@@ -508,7 +529,7 @@ class GameState:
         self._new_day_vars()
         self.log.append(e if isinstance(e, Night) else Night(self.round, e.kill, e.check))
         if e.kill is not None and e.kill in self.alive:
-            self._remove(e.kill, Cause.KILL)
+            self._remove(e.kill, _KILL)
         self.at_night = False
 
     # day: ejections and surrender
@@ -517,7 +538,7 @@ class GameState:
         if self.at_night:
             return self._unexpected("an ejection is recorded by day")
         w = self.label
-        if self.over:
+        if self.winner is not None:
             return [self._after_end(w)]
         if self.stage != _OPEN:
             return self._unexpected("ejections come before the day's first ballot")
@@ -538,13 +559,13 @@ class GameState:
         self.day_touched = True
         self.ejected_today.append(e.seat)
         if e.seat in self.alive:
-            self._remove(e.seat, Cause.EJECT)
+            self._remove(e.seat, _EJECT)
 
     def _check_surrender(self, e: Surrender) -> list[Violation]:
         if self.at_night:
             return self._unexpected("a surrender is recorded by day")
         w = self.label
-        if self.over:
+        if self.winner is not None:
             return [self._after_end(w)]
         if self.stage != _OPEN or self.surrendered is not None:
             return self._unexpected("a surrender comes before the day's first ballot")
@@ -568,7 +589,7 @@ class GameState:
                 )
             ]
         role = self.role[e.seat]
-        if role is Role.CIVILIAN:
+        if role is _CIVILIAN:
             return [
                 Violation(
                     "surrender.civilian",
@@ -595,10 +616,10 @@ class GameState:
             self.rules.surrender
             and e.seat in self.alive
             and role is not None
-            and role is not Role.CIVILIAN
+            and role is not _CIVILIAN
             and self.alive_count[role] == 1
         ):
-            winner = Winner.GOOD if role is Role.KILLER else Winner.KILLERS
+            winner = _GOOD if role is _KILLER else _KILLERS
             self._end(winner, f"seat {e.seat} ({role}) surrendered")
 
     # day: ballots
@@ -749,8 +770,8 @@ class GameState:
             self.outcome, self.tie = None, None
             return
         top = max(counts.values())
-        leaders = frozenset(s for s, c in counts.items() if c == top)
-        if self.rules.ballot is BallotRule.MAJORITY:
+        leaders = frozenset([s for s, c in counts.items() if c == top])
+        if self.rules.ballot is _MAJORITY:
             if top * 2 > sum(counts.values()):
                 self.outcome, self.tie = next(iter(leaders)), None
             elif k >= self.rules.max_ballots:
@@ -779,23 +800,23 @@ class GameState:
         rule = self.rules.final_tie
         self.tie = f"ballot 3 tied between {_seats(tied)}: final tie ({rule})"
         self.outcome = None
-        if rule is FinalTie.LOT:
+        if rule is _FINAL_LOT:
             self.stage, self.candidates = _LOT, tied
-        elif rule is FinalTie.KILLERS:
-            self._end(Winner.KILLERS, "a third tied ballot goes to the killers")
+        elif rule is _FINAL_KILLERS:
+            self._end(_KILLERS, "a third tied ballot goes to the killers")
         else:
-            self._end(Winner.DRAW, "a third tied ballot draws the game")
+            self._end(_DRAW, "a third tied ballot draws the game")
 
     def _check_lot(self, e: Lot) -> list[Violation]:
         if self.at_night:
             return self._unexpected("lots are drawn by day")
         w = self.label
-        if self.over:
+        if self.winner is not None:
             return [self._after_end(w)]
         if self.stage != _LOT:
             why = (
                 f"{self.rules.id} has no lots"
-                if self.rules.final_tie is not FinalTie.LOT
+                if self.rules.final_tie is not _FINAL_LOT
                 else "no third tied ballot"
             )
             return [Violation("lot.unexpected", w, f"{w}: seat {e.seat} was drawn, but {why}")]
@@ -822,7 +843,7 @@ class GameState:
         if self.at_night:
             return self._unexpected("eliminations are declared by day")
         w = self.label
-        if self.over:
+        if self.winner is not None:
             if self.stage == _DECLARE and self.outcome is None and e.seat is None:
                 return []  # the final tie ended the game; nobody is out
             if self.stage != _DECLARE:
@@ -850,8 +871,8 @@ class GameState:
         self.eliminated = e.seat
         by_lot = self.by_lot
         self.stage = _DONE
-        if e.seat is not None and e.seat in self.alive and not self.over:
-            self._remove(e.seat, Cause.LOT if by_lot else Cause.VOTE)
+        if e.seat is not None and e.seat in self.alive and self.winner is None:
+            self._remove(e.seat, _LOT_CAUSE if by_lot else _VOTE)
 
     # last words
 
@@ -879,7 +900,7 @@ class GameState:
                     "last_words.not_entitled", w, f"{w}: seat {e.seat} gave last words but {why}"
                 )
             )
-        limit = self.dealt[Role.KILLER]
+        limit = self.dealt[_KILLER]
         if len(e.suspects) > limit:
             found.append(
                 Violation(
@@ -909,7 +930,7 @@ class GameState:
     def judge_result(self, declared: Winner | None) -> list[Violation]:
         """Check the record's result (None: in progress) against the game so far."""
         if declared is None:
-            if not self.over:
+            if self.winner is None:
                 return []
             return [
                 Violation(
@@ -919,7 +940,7 @@ class GameState:
                     "but no result is recorded",
                 )
             ]
-        if not self.over:
+        if self.winner is None:
             return [
                 Violation(
                     "result.unfinished",
@@ -974,6 +995,10 @@ _HANDLERS: dict[type, tuple[_Check, _Commit]] = {
 _NOT_PLAYED = frozenset({"phase.after_end", "phase.order", "event.unexpected"})
 
 
+# The common declarations, made once: events are frozen values, so sharing them is safe.
+_ELIMINATE: dict[int | None, Eliminate] = {s: Eliminate(s) for s in (None, *range(1, 32))}
+
+
 def day_events(day: Day) -> list[Event]:
     """A recorded day as events, in the order the rules take them."""
     events: list[Event] = [Eject(s) for s in day.eject or ()]
@@ -982,7 +1007,11 @@ def day_events(day: Day) -> list[Event]:
     events.extend(day.ballots or ())
     if day.lot is not None:
         events.append(Lot(day.lot))
-    if day.eliminated is not UNDECLARED:
-        events.append(Eliminate(day.eliminated))
+    eliminated = day.eliminated
+    if eliminated is not UNDECLARED:
+        shared = (
+            _ELIMINATE.get(eliminated) if eliminated is None or type(eliminated) is int else None
+        )
+        events.append(Eliminate(eliminated) if shared is None else shared)
     events.extend(day.last_words or ())
     return events
