@@ -35,15 +35,22 @@ pytestmark = [
 @pytest.fixture
 def browser() -> Iterator[Any]:
     """Headless Debian chromium with the games browser tests' flags (ARGS)."""
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # the live server runs in a thread
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    try:
+        with sync_playwright() as p:
+            chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+            try:
+                yield chromium
+            finally:
+                chromium.close()
+    finally:
+        if before is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
 
 
 assert PHONE["viewport"] == {"width": 390, "height": 844}  # login() opens this phone context
