@@ -327,7 +327,7 @@ def test_the_switcher_changes_the_language_and_comes_back(world: World) -> None:
     assert 'lang="zh-hans"' in page and "天黑了，请闭眼。" in page
     assert '<option value="zh-hans" selected>' in page
     client.post(reverse("set_language"), {"language": "es", "next": home})
-    assert "Se hace de noche. Cerrad los ojos." in client.get(home).content.decode()
+    assert "Cae la noche. Cierren los ojos." in client.get(home).content.decode()
     client.post(reverse("set_language"), {"language": "en", "next": home})
     assert "Night falls. Close your eyes." in client.get(home).content.decode()
 
