@@ -19,7 +19,7 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils.formats import number_format
+from django.utils.formats import get_format, number_format
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_noop, pgettext
@@ -46,33 +46,52 @@ def public_event(request: HttpRequest, club_slug: str, event_slug: str) -> Event
     return event
 
 
-def explain(row: Any, below: Any | None) -> str:
+class Words:
+    """The translated words of the standings' reasons, looked up once per page."""
+
+    def __init__(self) -> None:
+        self.list_sep = pgettext("list separator", ", ")
+        self.clause_sep = pgettext("clause separator", "; ")
+        self.labels = {k: rankings.metric_label(k) for k in rankings.METRIC_LABELS}
+        self.tied = _("tied with %(next)s on every tie-break")
+        self.above = _("above %(next)s on %(metric)s (%(a)s vs %(b)s)")
+        self.level = _("level on %(metrics)s")
+        self.decimal = str(get_format("DECIMAL_SEPARATOR"))
+
+    def label(self, key: str) -> str:
+        return self.labels.get(key) or rankings.metric_label(key)
+
+
+def explain(row: Any, below: Any | None, words: Words | None = None) -> str:
     """Why ``row`` stands above the next line, in the reader's language."""
     above = row.above_next or {}
     if below is None or not above:
         return ""
-    sep = pgettext("list separator", ", ")
-    level = sep.join(rankings.metric_label(k) for k in above.get("level_on", []))
+    w = words or Words()
+    level = w.list_sep.join(w.label(k) for k in above.get("level_on", []))
     metric = above.get("metric")
     if metric is None:
-        return _("tied with %(next)s on every tie-break") % {"next": _name(below)}
-    text = _("above %(next)s on %(metric)s (%(a)s vs %(b)s)") % {
+        return w.tied % {"next": _name(below)}
+    text = w.above % {
         "next": _name(below),
-        "metric": rankings.metric_label(metric),
-        "a": _short(above.get("higher")),
-        "b": _short(above.get("lower")),
+        "metric": w.label(metric),
+        "a": _short(above.get("higher"), w.decimal),
+        "b": _short(above.get("lower"), w.decimal),
     }
     if level:
-        text += pgettext("clause separator", "; ") + _("level on %(metrics)s") % {"metrics": level}
+        text += w.clause_sep + w.level % {"metrics": level}
     return text
 
 
-def _short(value: str | None) -> str:
+def _short(value: str | None, decimal: str | None = None) -> str:
+    """A metric value as the reader writes numbers: "3", "1.5" / "1,5" (never "3E+1")."""
     if value is None:
         return "—"
     d = Decimal(value)
-    shown = d.quantize(Decimal(1)) if d == d.to_integral() else d  # never "3E+1"
-    return number_format(shown)  # the reader's decimal mark
+    shown = d.quantize(Decimal(1)) if d == d.to_integral() else d
+    if decimal is None:
+        return number_format(shown)  # the reader's decimal mark
+    return str(shown).replace(".", decimal)
 
 
 def _name(row: Any) -> str:
@@ -90,6 +109,7 @@ def standings_table_html(event: Event, precedence: list[str]) -> str:
     points_prefix = reverse("games:standings", args=[event.club.slug, event.slug])
     points_label = escape(_("points"))
     tied_label = escape(_("tied"))
+    words = Words()
     out = []
     for i, row in enumerate(rows):
         below = rows[i + 1] if i + 1 < len(rows) else None
@@ -100,9 +120,11 @@ def standings_table_html(event: Event, precedence: list[str]) -> str:
             if row.display_name is not None
             else handle
         )
-        why = explain(row, below)
+        why = explain(row, below, words)
         metrics = row.metrics or {}
-        cells = "".join(f'<td class="num">{_short(metrics.get(k))}</td>' for k in columns)
+        cells = "".join(
+            f'<td class="num">{_short(metrics.get(k), words.decimal)}</td>' for k in columns
+        )
         tied = f' rank-tied" title="{tied_label}' if row.tied else ""
         out.append(
             f'<tr id="row-{handle}"><td class="num{tied}">{row.rank}</td>'
@@ -145,6 +167,7 @@ def standings_csv(request: HttpRequest, club_slug: str, event_slug: str) -> Http
     state = rankings.event_state(event)
     rows = rankings.event_standings(event)
     precedence = list(state.precedence) if state is not None else []
+    words = Words()
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings.csv"'
     writer = csv.writer(response)
@@ -167,7 +190,7 @@ def standings_csv(request: HttpRequest, club_slug: str, event_slug: str) -> Http
                 row.awards,
                 row.ci,
                 *[(row.metrics or {}).get(k, "") for k in precedence],
-                explain(row, below),
+                explain(row, below, words),
             ]
         )
     return response

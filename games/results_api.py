@@ -24,7 +24,7 @@ from engine.record import parse_record
 from engine.scoring import get_profile, score_game, summarize
 from games import permissions, selectors
 from games.models import Game
-from games.public_views import account, explain
+from games.public_views import Words, account, explain
 from league import rankings
 from league.models import Event, Player
 from league.permissions import can_view_event
@@ -119,6 +119,7 @@ class EventStandingsView(APIView):
             else rankings.event_standings(event)
         )
         out = []
+        words = Words()
         for i, row in enumerate(rows):
             below = rows[i + 1] if i + 1 < len(rows) else None
             line: dict[str, Any] = {
@@ -134,7 +135,7 @@ class EventStandingsView(APIView):
                 "ci": row.ci,
                 "metrics": row.metrics,
                 "above_next": row.above_next,
-                "why": explain(row, below),
+                "why": explain(row, below, words),
             }
             if with_items:
                 line["items"] = row.items
