@@ -590,6 +590,9 @@ def _replay(start: Key | None, changed: dict[int, RatedGame | None]) -> RatingsR
     points: list[tuple[Any, ...]] = []
     lines: list[str] = []  # PostgreSQL: rating points as COPY text, built in one go
     pg = connection.vendor == "postgresql"
+    # A full rebuild loads each player's points together, so that a player page reads a
+    # few adjacent pages instead of one page per game.
+    by_player: dict[int, list[str]] | None = defaultdict(list) if pg and start is None else None
     scored: list[tuple[Any, ...]] = []
     checkpoints: list[RaterCheckpoint] = []
     update = rater.update
@@ -623,10 +626,14 @@ def _replay(start: Key | None, changed: dict[int, RatedGame | None]) -> RatingsR
             key = str(s.player_id)
             affected.add(s.player_id)
             if pg:
-                lines.append(
+                line = (
                     f"{s.player_id}{head}{s.seat}\t{s.role}\t{s.outcome}\t"
                     f"{rating(key)!r}\t{uncertainty(key)!r}{tail}"
                 )
+                if by_player is not None:
+                    by_player[s.player_id].append(line)
+                else:
+                    lines.append(line)
                 continue
             points.append(
                 (
@@ -660,6 +667,9 @@ def _replay(start: Key | None, changed: dict[int, RatedGame | None]) -> RatingsR
         "event_id",
         "club_id",
     )
+    if by_player is not None:
+        lines = [line for pid in sorted(by_player) for line in by_player[pid]]
+        by_player = None
     if pg and start is None:
         with _indexes_rebuilt_after(RatingPoint):
             _copy_lines(RatingPoint, point_fields, lines)
