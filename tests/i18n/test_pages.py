@@ -8,6 +8,7 @@ Chinese page is the platform's, not the data's.
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 import re
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from engine.scoring import PROFILES
 from engine.standings import METRICS
 from games.models import Game
 from games.services import game_for_table
-from league.models import Preferences
+from league.models import League, Preferences, Season
 from league.profile_models import SESSION_KEY
 from tests.league.factories import ClubFactory, UserFactory
 from tests.results.factories import Played, played_event
@@ -59,9 +60,12 @@ class World:
 
 @pytest.fixture
 def world() -> World:
-    ev = played_event(
-        n_players=14, club=ClubFactory(name="星光俱乐部", slug="xingguang"), name="秋季杯"
+    club = ClubFactory(name="星光俱乐部", slug="xingguang")
+    league = League.objects.create(name="天黑联赛", slug="tianhei-liansai", club=club)
+    season = Season.objects.create(
+        league=league, name="二〇二六", starts_on=dt.date(2026, 1, 1), ends_on=dt.date(2026, 12, 31)
     )
+    ev = played_event(n_players=14, club=club, name="秋季杯", season=season)
     released = ev.play(1, 1, ev.players[:12], seed=11)
     ev.play(2, 1, ev.players[2:14], seed=12)
     live = game_for_table(ev.table(3, 1, ev.players[:12]))
@@ -76,6 +80,8 @@ def world() -> World:
         reverse("results-leaderboard"),
         reverse("results-player", args=[handle]),
         reverse("results-club", args=[club]),
+        reverse("results-league", args=[league.slug]),
+        reverse("results-season", args=[season.pk]),
         reverse("games:standings", args=[club, event]),
         reverse("games:standings-player", args=[club, event, handle]),
         reverse("games:account", args=[released.pk]),
