@@ -555,17 +555,27 @@ def _fast_seat(v: Any) -> bool:
     return v is None or (type(v) is int and v >= 1)
 
 
+_ABSENT: Any = object()  # ``dict.get`` default: one lookup tells "absent" from any value
+_RULESET_OF = dict(RULESETS)  # a plain dict reads faster than the read-only view
+
+
 def _fast_day(p: dict[str, Any]) -> Day | None:
-    eject = p.get("eject")
-    if "eject" in p:
-        if type(eject) is not list or not all(type(s) is int and s >= 1 for s in eject):
-            return None
-        eject = tuple(eject)
-    surrender = p.get("surrender")
-    if "surrender" in p and not (type(surrender) is int and surrender >= 1):
+    eject = p.get("eject", _ABSENT)
+    if eject is _ABSENT:
+        eject = None
+    elif type(eject) is not list or not all(type(s) is int and s >= 1 for s in eject):
         return None
-    ballots = p.get("ballots")
-    if "ballots" in p:
+    else:
+        eject = tuple(eject)
+    surrender = p.get("surrender", _ABSENT)
+    if surrender is _ABSENT:
+        surrender = None
+    elif not (type(surrender) is int and surrender >= 1):
+        return None
+    ballots = p.get("ballots", _ABSENT)
+    if ballots is _ABSENT:
+        ballots = None
+    else:
         if type(ballots) is not list:
             return None
         read = []
@@ -582,24 +592,33 @@ def _fast_day(p: dict[str, Any]) -> Day | None:
             read.append(Ballot(tuple(votes)))
         ballots = tuple(read)
     eliminated = p.get("eliminated", UNDECLARED)
-    if eliminated is not UNDECLARED and not _fast_seat(eliminated):
+    if not (
+        eliminated is None
+        or eliminated is UNDECLARED
+        or (type(eliminated) is int and eliminated >= 1)
+    ):
         return None
-    lot = p.get("lot")
-    if "lot" in p and not (type(lot) is int and lot >= 1):
+    lot = p.get("lot", _ABSENT)
+    if lot is _ABSENT:
+        lot = None
+    elif not (type(lot) is int and lot >= 1):
         return None
-    words = p.get("last_words")
-    if "last_words" in p:
+    words = p.get("last_words", _ABSENT)
+    if words is _ABSENT:
+        words = None
+    else:
         if type(words) is not list:
             return None
         entries = []
         for w in words:
-            if type(w) is not dict or w.keys() != {"seat", "suspects"}:
+            if type(w) is not dict or len(w) != 2:
                 return None
-            seat, suspects = w["seat"], w["suspects"]
+            seat, suspects = w.get("seat"), w.get("suspects")
             if not (type(seat) is int and seat >= 1 and type(suspects) is list):
                 return None
-            if not all(type(x) is int and x >= 1 for x in suspects):
-                return None
+            for x in suspects:
+                if type(x) is not int or x < 1:
+                    return None
             entries.append(LastWordsEntry(seat, tuple(suspects)))
         words = tuple(entries)
     return Day(p["n"], eject, surrender, ballots, eliminated, lot, words)
@@ -615,30 +634,36 @@ def _read_fast(obj: dict[str, Any]) -> GameRecord | None:
     spec = obj.get("ruleset")
     if type(spec) is not str:
         return None
-    rules = RULESETS.get(spec)
+    rules = _RULESET_OF.get(spec)
     raw_seats = obj.get("seats")
     if rules is None or type(raw_seats) is not list or not raw_seats:
         return None
     seats = []
-    names = set()
+    roles = _ROLES
+    # Exactly the keys seat, player and role: three keys, and an absent one reads as None,
+    # which no check below lets through.
     for i, s in enumerate(raw_seats, 1):
-        if type(s) is not dict or s.keys() != _SEAT_KEYS:
+        if type(s) is not dict or len(s) != 3:
             return None
-        player, role = s["player"], _ROLES.get(s["role"]) if type(s["role"]) is str else None
-        if s["seat"] != i or type(s["seat"]) is not int or role is None:
+        number, player, role = s.get("seat"), s.get("player"), s.get("role")
+        if number != i or type(number) is not int or type(player) is not str or not player:
             return None
-        if type(player) is not str or not player or player in names:
+        role = roles.get(role) if type(role) is str else None
+        if role is None:
             return None
-        names.add(player)
         seats.append(Seat(i, player, role))
+    if len({s.player for s in seats}) != len(seats):
+        return None
     meta = None
     if "meta" in obj:
         raw_meta = obj["meta"]
         if type(raw_meta) is not dict or not all(type(v) is str for v in raw_meta.values()):
             return None
         meta = MappingProxyType(dict(raw_meta))
-    log = obj.get("log")
-    if "log" in obj:
+    log = obj.get("log", _ABSENT)
+    if log is _ABSENT:
+        log = None
+    else:
         if type(log) is not list:
             return None
         phases: list[Phase] = []
@@ -649,8 +674,13 @@ def _read_fast(obj: dict[str, Any]) -> GameRecord | None:
             if type(n) is not int or n < 1:
                 return None
             if kind == "night":
-                kill, check = p.get("kill", 0), p.get("check", 0)
-                if p.keys() != _NIGHT_KEYS or not (_fast_seat(kill) and _fast_seat(check)):
+                # exactly phase, n, kill and check: four keys, kill and check among them
+                kill, check = p.get("kill", _ABSENT), p.get("check", _ABSENT)
+                if len(p) != 4:
+                    return None
+                if not (kill is None or (type(kill) is int and kill >= 1)):
+                    return None
+                if not (check is None or (type(check) is int and check >= 1)):
                     return None
                 phases.append(Night(n, kill, check))
             elif kind == "day" and p.keys() <= _DAY_KEYS:
