@@ -358,7 +358,7 @@ class GameState:
     # --- removing players and ending the game ----------------------------------------------
 
     def _remove(self, seat: int, cause: Cause) -> None:
-        label = self.label
+        label = f"{'night' if self.at_night else 'day'} {self.round}"  # self.label
         death = Death(seat, cause, label)
         self.alive.discard(seat)
         role = self.role[seat]
@@ -842,18 +842,19 @@ class GameState:
     def _check_eliminate(self, e: Eliminate) -> list[Violation]:
         if self.at_night:
             return self._unexpected("eliminations are declared by day")
-        w = self.label
+        stage = self.stage
         if self.winner is not None:
-            if self.stage == _DECLARE and self.outcome is None and e.seat is None:
+            if stage == _DECLARE and self.outcome is None and e.seat is None:
                 return []  # the final tie ended the game; nobody is out
-            if self.stage != _DECLARE:
-                return [self._after_end(w)]
-        if self.stage == _DONE:
+            if stage != _DECLARE:
+                return [self._after_end(self.label)]
+        if stage == _DONE:
             return self._unexpected("the day's elimination is already declared")
-        if self.stage != _DECLARE:
+        if stage != _DECLARE:
             return self.close_day()
         if self.outcome == _UNKNOWN or e.seat == self.outcome:
             return []
+        w = self.label
         said = "nobody" if e.seat is None else f"seat {e.seat}"
         due = "nobody" if self.outcome is None else f"seat {self.outcome}"
         return [

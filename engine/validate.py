@@ -90,6 +90,9 @@ class Verdict:
             raise RecordError(self.violations)
 
 
+_NO_OUTCOME = Outcome()
+
+
 def _status(raw: Any, record: GameRecord | None) -> Status:
     if record is not None:
         has_log, has_result = record.log is not None, record.result is not None
@@ -135,7 +138,9 @@ def _check_awards(record: GameRecord) -> list[Violation]:
 def _replay(record: GameRecord, found: list[Violation]) -> tuple[GameState, bool]:
     """Replay the log; False when the replay had to stop (phase out of order, play after end)."""
     state = GameState(record.rules, record.seats, lenient=True)
+    step = state.step
     for i, phase in enumerate(record.log or ()):
+        is_night = i % 2 == 0
         if state.winner is not None and not (
             isinstance(phase, Day) and phase.n == state.round and not state.day_touched
         ):
@@ -146,7 +151,6 @@ def _replay(record: GameRecord, found: list[Violation]) -> tuple[GameState, bool
                 )
             )
             return state, False
-        is_night = i % 2 == 0
         if isinstance(phase, Night) is not is_night or phase.n != i // 2 + 1:
             label = phase_label(phase)
             want = f"{'night' if is_night else 'day'} {i // 2 + 1}"
@@ -155,18 +159,21 @@ def _replay(record: GameRecord, found: list[Violation]) -> tuple[GameState, bool
             )
             return state, False
         if isinstance(phase, Night):
-            found += state.step(phase, strict=False)
+            got = step(phase, False)
+            if got:
+                found += got
             continue
         ended = False
         for event in day_events(phase):
             if ended and not isinstance(event, LastWordsEntry):
                 continue
-            got = state.step(event, strict=False)
-            if got and got[0].code == "phase.after_end":
-                ended = True
-                found.append(got[0])
-            elif got:
-                found += got
+            got = step(event, False)
+            if got:
+                if got[0].code == "phase.after_end":
+                    ended = True
+                    found.append(got[0])
+                else:
+                    found += got
         if ended:
             return state, False
     return state, True
@@ -184,12 +191,13 @@ def validate(record: GameRecord | Mapping[str, Any] | str | bytes, strict: bool 
     else:
         rec, found = read_record(record)
     status = _status(raw, rec)
-    outcome = Outcome()
-    if rec is not None:
+    if rec is None:
+        outcome = _NO_OUTCOME
+    else:
         found += check_setup(rec.rules, rec.seats)
         if rec.log is None:
             outcome = Outcome(winner=rec.result)
-        elif not any(v.code == "setup.seats" for v in found):
+        elif not found or not any(v.code == "setup.seats" for v in found):
             state, complete = _replay(rec, found)
             if complete:
                 found += state.judge_result(rec.result)
@@ -200,10 +208,13 @@ def validate(record: GameRecord | Mapping[str, Any] | str | bytes, strict: bool 
                 deaths=tuple(state.deaths),
                 last_words=tuple(state.entitled),
                 night1_victim=state.night1_victim,
-                ejected=tuple(d.seat for d in state.deaths if d.cause == "eject"),
+                ejected=tuple([d.seat for d in state.deaths if d.cause == "eject"]),
                 replayed=True,
             )
-        found += _check_awards(rec)
+        else:
+            outcome = _NO_OUTCOME
+        if rec.awards:
+            found += _check_awards(rec)
     verdict = Verdict(not found, status, tuple(found), outcome, rec)
     if strict:
         verdict.raise_if_invalid()
