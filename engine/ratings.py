@@ -147,6 +147,7 @@ class Rater:
         "_opts",
         "_players",
         "_share",
+        "_stamp",
         "_tables",
         "_tb0",
     )
@@ -157,7 +158,10 @@ class Rater:
         s2 = opts.skill_sd**2
         r2 = opts.role_sd**2
         # A newcomer's state, copied on first appearance.
-        self._new = [0.0, s2, 0.0, r2, 0.0, r2, 0.0, r2]
+        # Slot 8 is not a belief: it marks the last call that saw the player, so a player
+        # seated twice is caught without building a set per game.
+        self._new = [0.0, s2, 0.0, r2, 0.0, r2, 0.0, r2, -1.0]
+        self._stamp = 0.0
         self._d2 = opts.drift_sd**2
         self._tb0 = opts.table_bias_sd**2
         self._players: dict[str, list[float]] = {}
@@ -195,7 +199,7 @@ class Rater:
     def state(self) -> RaterState:
         """A deep, immutable copy of everything the rater has learned."""
         return RaterState(
-            players=tuple((pid, tuple(s)) for pid, s in self._players.items()),
+            players=tuple((pid, tuple(s[:8])) for pid, s in self._players.items()),
             bias=(self._bias[0], self._bias[1]),
             table_bias=tuple((k, (b[0], b[1])) for k, b in self._tables.items()),
             police_share=(self._share[0], self._share[1]),
@@ -206,7 +210,7 @@ class Rater:
     def from_state(cls, state: RaterState, options: RaterOptions | None = None) -> Rater:
         """A rater that continues where the one that produced ``state`` stopped (same options)."""
         rater = cls(options)
-        rater._players = {pid: list(s) for pid, s in state.players}
+        rater._players = {pid: [*s, -1.0] for pid, s in state.players}
         rater._bias = list(state.bias)
         rater._tables = {k: list(b) for k, b in state.table_bias}
         rater._share = list(state.police_share)
@@ -253,8 +257,7 @@ class Rater:
         learned police share. Newcomers are registered (when ``create``) only once the whole
         seat list is valid, so a rejected game leaves no trace.
         """
-        if len(dict(seats)) != len(seats):
-            raise RatingInputError(_duplicate(seats))
+        self._stamp = stamp = self._stamp + 1.0
         players = self._players
         new = self._new
         killers: list[list[float]] = []
@@ -267,6 +270,10 @@ class Rater:
             if s is None:
                 s = new[:] if create else new
                 fresh.append((pid, s))
+            elif s[8] == stamp:
+                raise RatingInputError(_twice(pid))
+            else:
+                s[8] = stamp
             if role == "killer":
                 km += s[0] + s[2]
                 kv += s[1] + s[3]
@@ -289,9 +296,12 @@ class Rater:
                 f"a game needs killers and good players; got {nk} killer(s) "
                 f"and {np_ + nc} good player(s)"
             )
-        if create:
-            for pid, fs in fresh:
-                players[pid] = fs
+        if fresh:
+            names = [pid for pid, _ in fresh]
+            if len(set(names)) != len(names):
+                raise RatingInputError(_twice(next(p for p in names if names.count(p) > 1)))
+            if create:
+                players.update(fresh)
         table = self._tables.get((nk + np_ + nc, nk))
         tm, tv = (table[0], table[1]) if table is not None else (0.0, self._tb0)
         bias = self._bias
@@ -384,12 +394,7 @@ def _bad_role(role: object) -> str:
     return f"unknown role {role!r}; expected one of {', '.join(ROLES)}"
 
 
-def _duplicate(seats: Seats) -> str:
-    seen: set[str] = set()
-    for pid, _ in seats:
-        if pid in seen:
-            break
-        seen.add(pid)
+def _twice(pid: str) -> str:
     return f"player {pid!r} sits at the table twice"
 
 
