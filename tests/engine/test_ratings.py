@@ -280,3 +280,18 @@ def test_rating_is_the_average_over_roles() -> None:
     assert rater.uncertainty("p1") < min(rater.uncertainty("p1", r) for r in ("killer", "police"))
     with pytest.raises(RatingInputError, match="unknown role 'judge'"):
         rater.rating("p1", "judge")
+
+
+def test_player_seated_twice_is_caught_for_newcomers_and_in_predict() -> None:
+    rater = Rater.replay(league(13, 20))
+    newcomers = [*table([f"n{i}" for i in range(12)])[:-1], ("n0", "civilian")]
+    known = [*SEATS[:-1], ("p3", "civilian")]
+    for seats in (newcomers, known):
+        before = rater.state()
+        with pytest.raises(RatingInputError, match="sits at the table twice"):
+            rater.predict(seats)
+        with pytest.raises(RatingInputError, match="sits at the table twice"):
+            rater.update(seats, "good")
+        assert rater.state() == before
+    rater.update(SEATS, "good")  # the stamps left by the rejected games do no harm
+    rater.update(SEATS, "killers")
