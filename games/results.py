@@ -63,7 +63,7 @@ log = logging.getLogger(__name__)
 NULL = "\\N"  # PostgreSQL COPY text for a null
 
 #: The rater's state is saved every this many games (a correction replays from there).
-CHECKPOINT_EVERY = 5000
+CHECKPOINT_EVERY = 10000
 
 Key = tuple[dt.date, int]
 
@@ -187,11 +187,14 @@ def released_versions(game_ids: Iterable[int] | None = None) -> Any:
     return qs
 
 
-#: On PostgreSQL the seats leave the database as "seat:handle:role seat:handle:role …"
-#: (handles are slugs: no spaces or colons), so a rebuild parses no JSON in Python.
-_SEATS_SQL = (
-    "(SELECT string_agg((s->>'seat') || ':' || (s->>'player') || ':' || (s->>'role'), ' ')"
-    " FROM jsonb_array_elements(games_gameversion.record->'seats') s)"
+#: On PostgreSQL the seats leave the database with the handles already mapped to player
+#: ids and in seat order, as text: "player_id:seat:role …" (a seat whose handle is no
+#: player drops out, as in Python), so a rebuild parses no JSON in Python.
+_SEAT_IDS_SQL = (
+    "(SELECT string_agg(p.id || ':' || (s->>'seat') || ':' || (s->>'role'), ' '"
+    " ORDER BY (s->>'seat')::int)"
+    " FROM jsonb_array_elements(games_gameversion.record->'seats') s"
+    " JOIN league_player p ON p.handle = s->>'player')"
 )
 
 
@@ -203,7 +206,7 @@ def load_rated_games(game_ids: Iterable[int] | None = None) -> dict[int, RatedGa
     qs = released_versions(game_ids)
     postgres = connection.vendor == "postgresql"
     if postgres:
-        qs = qs.annotate(seat_list=RawSQL(_SEATS_SQL, []))
+        qs = qs.annotate(seat_list=RawSQL(_SEAT_IDS_SQL, []))
     rows = list(
         qs.order_by().values_list(
             "game_id",
@@ -219,8 +222,7 @@ def load_rated_games(game_ids: Iterable[int] | None = None) -> dict[int, RatedGa
             "game__table__round__event__club_id",
         )
     )
-    rows = [(r[0], r[1], r[2], _seat_tuples(r[3]), *r[4:]) for r in rows]
-    ids = _handles(r[3] for r in rows)
+    ids = {} if postgres else _handles(_seat_tuples(r[3]) for r in rows)
     out: dict[int, RatedGame] = {}
     for gid, vid, winner, seats, own_day, created, club, starts, event, ev_start, ev_club in rows:
         if own_day is not None:
@@ -231,10 +233,43 @@ def load_rated_games(game_ids: Iterable[int] | None = None) -> dict[int, RatedGa
             day = ev_start
         else:
             day = timezone.localdate(created)
-        rated = _rated_game(gid, vid, day, event, club or ev_club, winner, seats, ids)
+        if postgres:
+            rated = _rated_from_ids(gid, vid, day, event, club or ev_club, winner, seats)
+        else:
+            rated = _rated_game(
+                gid, vid, day, event, club or ev_club, winner, _seat_tuples(seats), ids
+            )
         if rated is not None:
             out[gid] = rated
     return out
+
+
+def _rated_from_ids(
+    game_id: int,
+    version_id: int,
+    day: dt.date,
+    event_id: int | None,
+    club_id: int,
+    winner: str,
+    text: str | None,
+) -> RatedGame | None:
+    """A rated game from PostgreSQL's "player_id:seat:role …" (already in seat order)."""
+    if winner not in ("good", "killers", "draw"):
+        return None
+    good = "win" if winner == "good" else "draw" if winner == "draw" else "loss"
+    bad = "win" if winner == "killers" else "draw" if winner == "draw" else "loss"
+    rated = []
+    killers = 0
+    for token in (text or "").split():
+        pid, seat, role = token.split(":")
+        if role == "killer":
+            killers += 1
+            rated.append(RatedSeat(int(pid), int(seat), role, bad))
+        else:
+            rated.append(RatedSeat(int(pid), int(seat), role, good))
+    if not killers or killers == len(rated):  # the rater needs somebody on each side
+        return None
+    return RatedGame(game_id, version_id, day, event_id, club_id, winner, tuple(rated))
 
 
 # --- event standings ---------------------------------------------------------------------
@@ -593,6 +628,7 @@ def _replay(start: Key | None, changed: dict[int, RatedGame | None]) -> RatingsR
     # A full rebuild loads each player's points together, so that a player page reads a
     # few adjacent pages instead of one page per game.
     by_player: dict[int, list[str]] | None = defaultdict(list) if pg and start is None else None
+    last: dict[int, tuple[int, dt.date]] = {}
     scored: list[tuple[Any, ...]] = []
     checkpoints: list[RaterCheckpoint] = []
     update = rater.update
@@ -632,6 +668,7 @@ def _replay(start: Key | None, changed: dict[int, RatedGame | None]) -> RatingsR
                 )
                 if by_player is not None:
                     by_player[s.player_id].append(line)
+                    last[s.player_id] = (g.game_id, g.played_on)
                 else:
                     lines.append(line)
                 continue
@@ -677,7 +714,7 @@ def _replay(start: Key | None, changed: dict[int, RatedGame | None]) -> RatingsR
         _copy_lines(RatingPoint, point_fields, lines)
     else:
         _insert(RatingPoint, point_fields, points)
-    _write_player_ratings(rater, None if start is None else affected)
+    _write_player_ratings(rater, None if start is None else affected, last or None)
     ledger = RatingsLedger.objects.get(pk=1)
     ledger.games = count
     ledger.computed_at = timezone.now()
@@ -690,8 +727,13 @@ def _replay(start: Key | None, changed: dict[int, RatedGame | None]) -> RatingsR
     )
 
 
-def _write_player_ratings(rater: Rater, players: set[int] | None) -> None:
-    """Current ratings and per-role records of ``players`` (None: everybody)."""
+def _write_player_ratings(
+    rater: Rater,
+    players: set[int] | None,
+    last_games: dict[int, tuple[int, dt.date]] | None = None,
+) -> None:
+    """Current ratings and per-role records of ``players`` (None: everybody);
+    ``last_games`` (player → last game and day) when the caller already knows them."""
     counts = RatingPoint.objects.all()
     if players is not None:
         counts = counts.filter(player_id__in=list(players))
@@ -709,11 +751,13 @@ def _write_player_ratings(rater: Rater, players: set[int] | None) -> None:
             t[f"{role}_wins"] += n
         elif outcome == "draw":
             t["draws"] += n
-    last: dict[int, tuple[int, dt.date]] = {}
+    last: dict[int, tuple[int, dt.date]] = dict(last_games or {})
     latest = RatingPoint.objects.all()
     if players is not None:
         latest = latest.filter(player_id__in=list(players))
-    if connection.vendor == "postgresql":
+    if last_games:
+        pass  # known from the replay
+    elif connection.vendor == "postgresql":
         latest = latest.order_by("player_id", "-played_on", "-game_id").distinct("player_id")
         for pid, gid, day in latest.values_list("player_id", "game_id", "played_on"):
             last[pid] = (gid, day)
