@@ -471,7 +471,8 @@ class GameState:
                     "phase.order", f"night {e.n}", f"night {e.n} out of order: {where} is next"
                 )
             ]
-        found = self.close_day()
+        # close_day() has nothing to say at night or once the day is declared
+        found = [] if self.at_night or self.stage == _DONE else self.close_day()
         kill, check, alive = e.kill, e.check, self.alive
         if kill is not None and not (1 <= kill <= self.n and kill in alive):
             v = self._unknown("kill.unknown_seat", where, kill, "the killers chose")
@@ -878,13 +879,16 @@ class GameState:
     # last words
 
     def _check_last_words(self, e: LastWordsEntry) -> list[Violation]:
-        w = self.label if not self.at_night else f"day {self.round}"
         if self.at_night:
             return self._unexpected("last words are recorded by day")
-        v = self._unknown("last_words.unknown_seat", w, e.seat, "last words by")
-        if v:
-            return [v]
-        if any(x.seat == e.seat for x in self.spoken):
+        w = f"day {self.round}"  # the label, by day
+        n = self.n
+        if not 1 <= e.seat <= n:
+            v = self._unknown("last_words.unknown_seat", w, e.seat, "last words by")
+            if v:
+                return [v]
+        spoken = self.spoken
+        if spoken and any(x.seat == e.seat for x in spoken):
             return [
                 Violation("last_words.duplicate", w, f"{w}: seat {e.seat} gave last words twice")
             ]
@@ -910,8 +914,11 @@ class GameState:
                     f"{w}: seat {e.seat} named {len(e.suspects)} suspects; at most {limit}",
                 )
             )
-        bad = [s for s in e.suspects if s == e.seat or not 1 <= s <= self.n]
-        if bad or len(set(e.suspects)) != len(e.suspects):
+        suspects = e.suspects
+        if not suspects:
+            return found
+        bad = [s for s in suspects if s == e.seat or not 1 <= s <= n]
+        if bad or len(set(suspects)) != len(suspects):
             found.append(
                 Violation(
                     "last_words.bad_suspect",
