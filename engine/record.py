@@ -584,11 +584,13 @@ def _fast_day(p: dict[str, Any]) -> Day | None:
             if type(b) is not dict:
                 return None
             votes = []
-            for k, t in b.items():
-                voter = seat_of.get(k)
-                if voter is None or (t is not None and (type(t) is not int or t < 1)):
-                    return None
-                votes.append((voter, t))
+            try:
+                for k, t in b.items():
+                    if t is not None and (type(t) is not int or t < 1):
+                        return None
+                    votes.append((seat_of[k], t))  # KeyError: not a canonical voter key
+            except KeyError:
+                return None
             read.append(Ballot(tuple(votes)))
         ballots = tuple(read)
     eliminated = p.get("eliminated", UNDECLARED)
