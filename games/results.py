@@ -187,14 +187,13 @@ def released_versions(game_ids: Iterable[int] | None = None) -> Any:
     return qs
 
 
-#: On PostgreSQL the seats leave the database with the handles already mapped to player
-#: ids and in seat order, as text: "player_id:seat:role …" (a seat whose handle is no
-#: player drops out, as in Python), so a rebuild parses no JSON in Python.
+#: On PostgreSQL the seats leave the database in seat order as text,
+#: "handle:seat:role …" (handles are slugs: no spaces or colons), so a rebuild parses
+#: no JSON in Python.
 _SEAT_IDS_SQL = (
-    "(SELECT string_agg(p.id || ':' || (s->>'seat') || ':' || (s->>'role'), ' '"
+    "(SELECT string_agg((s->>'player') || ':' || (s->>'seat') || ':' || (s->>'role'), ' '"
     " ORDER BY (s->>'seat')::int)"
-    " FROM jsonb_array_elements(games_gameversion.record->'seats') s"
-    " JOIN league_player p ON p.handle = s->>'player')"
+    " FROM jsonb_array_elements(games_gameversion.record->'seats') s)"
 )
 
 
@@ -222,7 +221,16 @@ def load_rated_games(game_ids: Iterable[int] | None = None) -> dict[int, RatedGa
             "game__table__round__event__club_id",
         )
     )
-    ids = {} if postgres else _handles(_seat_tuples(r[3]) for r in rows)
+    ids = (
+        dict(Player.objects.values_list("handle", "pk"))
+        if postgres and (game_ids is None or len(rows) > 1000)
+        else _handles(
+            [(0, t.split(":")[0], "") for t in (r[3] or "").split()]
+            if postgres
+            else _seat_tuples(r[3])
+            for r in rows
+        )
+    )
     out: dict[int, RatedGame] = {}
     for gid, vid, winner, seats, own_day, created, club, starts, event, ev_start, ev_club in rows:
         if own_day is not None:
@@ -234,7 +242,7 @@ def load_rated_games(game_ids: Iterable[int] | None = None) -> dict[int, RatedGa
         else:
             day = timezone.localdate(created)
         if postgres:
-            rated = _rated_from_ids(gid, vid, day, event, club or ev_club, winner, seats)
+            rated = _rated_from_text(gid, vid, day, event, club or ev_club, winner, seats, ids)
         else:
             rated = _rated_game(
                 gid, vid, day, event, club or ev_club, winner, _seat_tuples(seats), ids
@@ -244,7 +252,7 @@ def load_rated_games(game_ids: Iterable[int] | None = None) -> dict[int, RatedGa
     return out
 
 
-def _rated_from_ids(
+def _rated_from_text(
     game_id: int,
     version_id: int,
     day: dt.date,
@@ -252,8 +260,10 @@ def _rated_from_ids(
     club_id: int,
     winner: str,
     text: str | None,
+    ids: dict[str, int],
 ) -> RatedGame | None:
-    """A rated game from PostgreSQL's "player_id:seat:role …" (already in seat order)."""
+    """A rated game from PostgreSQL's "handle:seat:role …" (already in seat order); a
+    handle that is no player is left out, as in :func:`_rated_game`."""
     if winner not in ("good", "killers", "draw"):
         return None
     good = "win" if winner == "good" else "draw" if winner == "draw" else "loss"
@@ -261,12 +271,15 @@ def _rated_from_ids(
     rated = []
     killers = 0
     for token in (text or "").split():
-        pid, seat, role = token.split(":")
+        handle, seat, role = token.split(":")
+        pid = ids.get(handle)
+        if pid is None:
+            continue
         if role == "killer":
             killers += 1
-            rated.append(RatedSeat(int(pid), int(seat), role, bad))
+            rated.append(RatedSeat(pid, int(seat), role, bad))
         else:
-            rated.append(RatedSeat(int(pid), int(seat), role, good))
+            rated.append(RatedSeat(pid, int(seat), role, good))
     if not killers or killers == len(rated):  # the rater needs somebody on each side
         return None
     return RatedGame(game_id, version_id, day, event_id, club_id, winner, tuple(rated))
