@@ -642,12 +642,14 @@ def _read_fast(obj: dict[str, Any]) -> GameRecord | None:
         return None
     seats = []
     roles = _ROLES
-    # Exactly the keys seat, player and role: three keys, and an absent one reads as None,
-    # which no check below lets through.
+    # Exactly the keys seat, player and role: three keys, none of them missing.
     for i, s in enumerate(raw_seats, 1):
         if type(s) is not dict or len(s) != 3:
             return None
-        number, player, role = s.get("seat"), s.get("player"), s.get("role")
+        try:
+            number, player, role = s["seat"], s["player"], s["role"]
+        except KeyError:
+            return None
         if number != i or type(number) is not int or type(player) is not str or not player:
             return None
         role = roles.get(role) if type(role) is str else None

@@ -761,7 +761,8 @@ class GameState:
     def _commit_ballot(self, b: Ballot) -> None:
         if self.stage not in (_OPEN, _VOTING):
             return  # an extra ballot: reported, not counted
-        counts = self._count(b)
+        counted = self._counted
+        counts = counted[1] if counted is not None and counted[0] is b else self._count(b)
         self._counted = None
         self.ballots.append(b)
         self.day_touched = True
@@ -1009,10 +1010,12 @@ _ELIMINATE: dict[int | None, Eliminate] = {s: Eliminate(s) for s in (None, *rang
 
 def day_events(day: Day) -> list[Event]:
     """A recorded day as events, in the order the rules take them."""
-    events: list[Event] = [Eject(s) for s in day.eject or ()]
+    eject = day.eject
+    events: list[Event] = [Eject(s) for s in eject] if eject else []
     if day.surrender is not None:
         events.append(Surrender(day.surrender))
-    events.extend(day.ballots or ())
+    if day.ballots:
+        events.extend(day.ballots)
     if day.lot is not None:
         events.append(Lot(day.lot))
     eliminated = day.eliminated
@@ -1021,5 +1024,6 @@ def day_events(day: Day) -> list[Event]:
             _ELIMINATE.get(eliminated) if eliminated is None or type(eliminated) is int else None
         )
         events.append(Eliminate(eliminated) if shared is None else shared)
-    events.extend(day.last_words or ())
+    if day.last_words:
+        events.extend(day.last_words)
     return events
