@@ -112,6 +112,10 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Standings left stale by a lost task (worker down, broker restarted) heal within a minute.
+CELERY_BEAT_SCHEDULE = {
+    "heal-results": {"task": "games.heal_results", "schedule": 60.0},
+}
 
 # --- Auth, i18n, static ------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -1,38 +1,44 @@
 """The seam between recorded games and everything computed from them (standings,
 ratings: issue 8).
 
-``games.services`` calls :func:`results_changed` exactly once per committed change to
-what counts — a version confirmed (first time or a correction) or a game released —
-always from ``transaction.on_commit``, so the pipeline only ever sees committed data.
+``games.services`` calls :func:`results_pending` inside the transaction of every change to
+what counts — a version confirmed (first time or a correction) or a game released — and
+:func:`results_changed` from ``transaction.on_commit``, so the task only ever sees
+committed data.
 """
 
 from __future__ import annotations
 
+import logging
+
 from games.models import Game
 
+logger = logging.getLogger(__name__)
 
-def results_changed(game: Game) -> None:
-    """A game's confirmed record or its release changed. Issue 8 fills this in
-    (recompute the event's standings and the ratings); until then nothing depends on it.
 
-    Read what changed with ``games.selectors.confirmed_version(game)`` and
-    ``game.status`` / ``game.event`` / ``game.round``.
-
-    Marks the event's standings stale, then enqueues ``games.process_game_results``. If
-    the broker is down the game stays counted as out of date and ``games.heal_results``
-    (beat) or the next task run picks it up: a failed enqueue never fails the caller.
-    """
-    import logging
-
-    from kombu.exceptions import OperationalError as BrokerError
-
+def results_pending(game: Game) -> None:
+    """Inside the confirming transaction: mark the event's standings stale, so the flag
+    commits with the result and a lost task is always visible (and healed later)."""
     from games.results import mark_event_stale
-    from games.tasks import process_game_results
 
     table = game.table
     if table is not None:
         mark_event_stale(table.round.event_id)
+
+
+def results_changed(game: Game) -> None:
+    """After commit: enqueue ``games.process_game_results`` for the game.
+
+    Read what changed with ``games.selectors.confirmed_version(game)`` and
+    ``game.status`` / ``game.event`` / ``game.round``. If the broker is down the event
+    stays stale and ``games.heal_results`` (beat) or the next task run picks it up: a
+    failed enqueue never fails the caller.
+    """
+    from kombu.exceptions import OperationalError as BrokerError
+
+    from games.tasks import process_game_results
+
     try:
         process_game_results.delay(game.pk)
     except (BrokerError, OSError):  # the broker is down: heal_results catches up later
-        logging.getLogger(__name__).exception("could not enqueue results of game %s", game.pk)
+        logger.exception("could not enqueue results of game %s", game.pk)

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from engine.rulesets import RulesetError, get_ruleset
 from games import permissions
 from games.models import Game, GameStatusChange, GameVersion
-from games.pipeline import results_changed
+from games.pipeline import results_changed, results_pending
 from games.records import check_record
 from league.models import AuditEntry, Club, Player, Referee, Round, Table
 
@@ -301,6 +301,7 @@ def confirm_version(
         )
         _save(game)
         audit(actor, "game.confirm", game, version=number, correction=correction)
+        results_pending(game)
         transaction.on_commit(lambda: results_changed(game))
     return version
 
@@ -317,6 +318,7 @@ def release_game(actor: Any, game: Game, expected_revision: int | None = None) -
         _transition(game, S.RELEASED, actor)
         _save(game)
         audit(actor, "game.release", game)
+        results_pending(game)
         transaction.on_commit(lambda: results_changed(game))
     return game
 

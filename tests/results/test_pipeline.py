@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.test import TestCase
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
@@ -18,6 +19,7 @@ from engine.standings import compute_standings
 from games import results
 from games.models import Game
 from games.selectors import confirmed_record
+from games.services import release_game
 from games.tasks import heal_results, process_game_results
 from league.results_models import (
     EventResults,
@@ -156,6 +158,19 @@ def test_stale_when_the_broker_is_down_then_healed(monkeypatch: pytest.MonkeyPat
     assert RatingPoint.objects.filter(game_id=game.pk).count() == 12
     assert results.games_out_of_date() == set()
     assert heal_results.delay().get() == {"events": [], "ratings_changed": 0}
+
+
+def test_the_stale_flag_commits_with_the_confirmation() -> None:
+    """Even if the process dies between commit and enqueue, the event is already stale."""
+    ev = played_event()
+    game = ev.play(1, seed=5, release=False)  # confirmed and processed; nothing public yet
+    assert not EventResults.objects.get(event=ev.event).stale
+    with TestCase.captureOnCommitCallbacks(execute=False) as callbacks:
+        release_game(ev.organiser, Game.objects.get(pk=game.pk))
+    assert len(callbacks) == 1  # the enqueue never ran
+    state = EventResults.objects.get(event=ev.event)
+    assert state.stale and state.stale_since is not None
+    assert results.games_out_of_date() == {game.pk}
 
 
 def test_the_next_task_heals_events_left_stale(monkeypatch: pytest.MonkeyPatch) -> None:
