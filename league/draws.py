@@ -9,7 +9,6 @@ carries progress while the engine works, and the measures when it is done.
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -23,6 +22,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from engine.errors import EngineError
+from engine.referees import assign_referees
+from engine.seating import SeatingProblem, draw_seating
 from league import selectors
 from league.errors import LeagueError
 from league.models import DrawJob, Event, Registration, Round, Seat, Table
@@ -59,7 +60,6 @@ def build_input(
     event: Event, from_round: int, to_round: int, seed: int, *, checked_in_only: bool = True
 ) -> DrawInput:
     """Load the event once and turn it into the engine's problem."""
-    from engine.seating import SeatingProblem
     from league.services import allowed_table_sizes
 
     earlier = selectors.event_rounds(event, ("draft", "confirmed", "released"))
@@ -124,18 +124,10 @@ def build_input(
     )
 
 
-def _accepts(func: Callable[..., Any], name: str) -> bool:
-    try:
-        return name in inspect.signature(func).parameters
-    except (TypeError, ValueError):  # pragma: no cover - builtins
-        return False
-
-
-def _progress_writer(job_id: int) -> Callable[..., None]:
+def _progress_writer(job_id: int) -> Callable[[float], None]:
     last = [0.0]
 
-    def report(done: float, total: float | None = None, *_args: Any) -> None:
-        fraction = done / total if total else done
+    def report(fraction: float) -> None:
         fraction = min(max(float(fraction), 0.0), 0.99)
         now = time.monotonic()
         if now - last[0] < PROGRESS_EVERY:
@@ -146,38 +138,20 @@ def _progress_writer(job_id: int) -> Callable[..., None]:
     return report
 
 
-def _tables_of(draw_round: Any) -> list[list[str]]:
-    tables = draw_round.tables if hasattr(draw_round, "tables") else draw_round
-    return [[str(p) for p in table] for table in tables]
-
-
 def engine_draw(
-    data: DrawInput, progress: Callable[..., None] | None = None, limit: float | None = None
+    data: DrawInput, progress: Callable[[float], None] | None = None, limit: float | None = None
 ) -> tuple[list[list[list[str]]], list[list[str | None]] | None, dict[str, Any], list[str]]:
     """Call the engine: seating for rounds from..to, then referees. Pure values out."""
-    from engine.seating import draw_seating
-
     limit = time_limit() if limit is None else limit
-    kwargs: dict[str, Any] = {"time_limit": limit}
-    if progress is not None:
-        for name in ("progress", "on_progress", "progress_callback"):
-            if _accepts(draw_seating, name):
-                kwargs[name] = progress
-                break
-    draw = draw_seating(data.problem, **kwargs)
-    all_rounds = [_tables_of(r) for r in draw.rounds]
+    draw = draw_seating(data.problem, time_limit=limit, progress=progress)
+    all_rounds = [[list(table) for table in r.tables] for r in draw.rounds]
     skip = len(all_rounds) - (data.to_round - data.from_round + 1)
     seating = all_rounds[skip:]
-    metrics = _plain(getattr(draw, "metrics", {}))
-    metrics["method"] = str(getattr(draw, "method", ""))
-    warnings = [str(w) for w in getattr(draw, "warnings", ()) or ()]
+    metrics = _plain(draw.metrics)
+    metrics["method"] = draw.method
+    warnings = list(draw.warnings)
     referees: list[list[str | None]] | None = None
     if data.referees:
-        try:
-            from engine.referees import assign_referees
-        except ImportError:  # pragma: no cover - until engine.referees lands
-            warnings.append(_("Referee assignment is not available yet; assign them by hand."))
-            return seating, referees, metrics, warnings
         if skip and not data.fixed_referees:
             warnings.append(
                 _(
@@ -197,8 +171,8 @@ def engine_draw(
             )
             plan_rounds = [list(r) for r in plan.rounds]
             referees = [[None if x is None else str(x) for x in r] for r in plan_rounds[skip:]]
-            metrics["referees"] = _plain(getattr(plan, "metrics", {}))
-            warnings += [str(w) for w in getattr(plan, "warnings", ()) or ()]
+            metrics["referees"] = _plain(plan.metrics)
+            warnings += list(plan.warnings)
         except EngineError as exc:
             warnings.append(_("Referees were not assigned: %(error)s") % {"error": exc})
     else:
@@ -336,8 +310,6 @@ class _Layout:
 
 def reassign_referees(event: Event, seed: int) -> int:
     """Assign referees to every draft round again (earlier rounds count as history)."""
-    from engine.referees import assign_referees
-
     rounds = selectors.event_rounds(event, ("draft", "confirmed", "released"))
     drafts = [r for r in rounds if r.status == Round.Status.DRAFT]
     if not drafts:
