@@ -10,33 +10,8 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any
 
-from engine.record import loads
-
-
-class _Unreadable(Exception):
-    """A file that cannot be read or is not JSON; the message names file, line and column."""
-
-
-def _load(path: str) -> Any:
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise _Unreadable(f"{path}: cannot read: {e.strerror or e}") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        column = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
-        raise _Unreadable(f"{path}:{line}:{column}: not UTF-8 text") from None
-    try:
-        return loads(text)
-    except json.JSONDecodeError as e:
-        raise _Unreadable(f"{path}:{e.lineno}:{e.colno}: not JSON: {e.msg}") from None
-    except RecursionError:
-        raise _Unreadable(f"{path}:1:1: not JSON: nested too deeply") from None
+from engine.record import UnreadableFile, load_file
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -45,8 +20,8 @@ def _validate(args: argparse.Namespace) -> int:
     values, problems = [], []
     for path in args.files:
         try:
-            values.append(_load(path))
-        except _Unreadable as e:
+            values.append(load_file(path))
+        except UnreadableFile as e:
             problems.append(str(e))
     if problems:
         for p in problems:

@@ -9,6 +9,7 @@ exact JSON form back, so ``parse_record(dump_record(r)) == r``.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from enum import Enum, StrEnum
@@ -246,6 +247,35 @@ def _hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def loads(text: str | bytes) -> Any:
     """``json.loads`` keeping track of duplicate keys. Raises ``json.JSONDecodeError``."""
     return json.loads(text, object_pairs_hook=_hook)
+
+
+class UnreadableFile(EngineError):
+    """A file that cannot be read or is not JSON; the message names file, line and column."""
+
+
+def load_file(path: str | os.PathLike[str]) -> Any:
+    """A record file's JSON value (duplicate keys kept for the validator to report).
+
+    Every command reads files through here, so their messages are the same:
+    ``FILE:LINE:COLUMN: what``.
+    """
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise UnreadableFile(f"{path}: cannot read: {e.strerror or e}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        column = e.start - data.rfind(b"\n", 0, e.start)
+        raise UnreadableFile(f"{path}:{line}:{column}: not UTF-8 text") from None
+    try:
+        return loads(text)
+    except json.JSONDecodeError as e:
+        raise UnreadableFile(f"{path}:{e.lineno}:{e.colno}: not JSON: {e.msg}") from None
+    except RecursionError:
+        raise UnreadableFile(f"{path}:1:1: not JSON: nested too deeply") from None
 
 
 _NIGHT_KEYS = frozenset({"phase", "n", "kill", "check"})

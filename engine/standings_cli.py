@@ -14,17 +14,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.errors import EngineError
-from engine.record import loads
+from engine.record import UnreadableFile, load_file
 from engine.scoring import DEFAULT_PROFILE, PROFILES, format_points, get_profile, summarize
 from engine.standings import METRICS, Standings, compute_standings
 from engine.validate import validate_series
 
 EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
-
-
-class UnreadableFile(EngineError):
-    """A file that cannot be read or is not JSON; the message names file, line, column."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     unreadable: list[str] = []
     for path in paths:
         try:
-            values.append(_load(path))
+            values.append(load_file(path))
         except UnreadableFile as e:
             unreadable.append(str(e))
     for problem in unreadable:
@@ -80,29 +75,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(as_table(standing))
     return EXIT_OK
-
-
-def _load(path: Path) -> Any:
-    """The file's JSON value (duplicate keys kept for the validator to report).
-
-    Same messages as ``python -m engine validate``: ``FILE:LINE:COLUMN: what``.
-    """
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise UnreadableFile(f"{path}: cannot read: {e.strerror or e}") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        column = e.start - data.rfind(b"\n", 0, e.start)
-        raise UnreadableFile(f"{path}:{line}:{column}: not UTF-8 text") from None
-    try:
-        return loads(text)
-    except json.JSONDecodeError as e:
-        raise UnreadableFile(f"{path}:{e.lineno}:{e.colno}: not JSON: {e.msg}") from None
-    except RecursionError:
-        raise UnreadableFile(f"{path}:1:1: not JSON: nested too deeply") from None
 
 
 def as_document(standing: Standings) -> dict[str, Any]:
