@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -35,6 +35,7 @@ from league.models import (
     Round,
     Table,
 )
+from league.names import name_filter
 from league.selectors import measures_as_dict
 
 
@@ -91,7 +92,7 @@ class PlayerViewSet(
         qs = Player.objects.order_by("display_name", "handle")
         q = self.request.query_params.get("q", "").strip().lstrip("@")
         if q:
-            qs = qs.filter(Q(display_name__icontains=q) | Q(handle__icontains=q))
+            qs = name_filter(qs, q, "display_name", "handle")  # any script (league.names)
         return qs
 
     @extend_schema(

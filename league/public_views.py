@@ -19,6 +19,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.formats import date_format, number_format
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
@@ -191,7 +192,7 @@ def player_games_html(games: list[Any]) -> str:
         first = ' id="last-game"' if i == 0 else ""
         out.append(
             f"<tr{first}>"
-            f"<td>{g.played_on.isoformat()}</td>"
+            f"<td>{date_format(g.played_on)}</td>"  # the reader's date format
             f'<td><a href="{prefix}{g.game_id}/account/">{where} · #{g.game_id}</a></td>'
             f'<td class="role-{escape(g.role)}">{roles.get(g.role, escape(g.role))}</td>'
             f'<td class="outcome-{escape(g.outcome)}">{outcomes.get(g.outcome, "")}</td>'
@@ -208,8 +209,8 @@ def player_events_html(rows: list[Any]) -> str:
         out.append(
             f'<tr><td><a href="{url}">{escape(e.name)}</a> '
             f'<small class="muted">{escape(e.club_name)}</small></td>'
-            f'<td>{e.starts_on.isoformat()}</td><td class="num{tied}">{e.rank}</td>'
-            f'<td class="num">{e.points}</td><td class="num">{e.games}</td></tr>'
+            f'<td>{date_format(e.starts_on)}</td><td class="num{tied}">{e.rank}</td>'
+            f'<td class="num">{number_format(e.points)}</td><td class="num">{e.games}</td></tr>'
         )
     return "".join(out)
 

@@ -17,6 +17,7 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 from django.utils.translation import gettext_lazy as _
 
 from league.models import Club, Event, League, Membership, Player, Season
+from league.names import name_filter
 from league.permissions import PUBLIC_EVENT_STATUSES
 from league.results_models import (
     EventResults,
@@ -145,10 +146,8 @@ def leaderboard(f: LeaderboardFilter) -> QuerySet[PlayerRating]:
         qs = qs.filter(
             Exists(SeasonStanding.objects.filter(player_id=OuterRef("player_id"), season=f.season))
         )
-    if f.query:
-        qs = qs.filter(
-            Q(player__handle__icontains=f.query) | Q(player__display_name__icontains=f.query)
-        )
+    if f.query:  # any script: pinyin finds 王芳, accents and spacing do not matter
+        qs = name_filter(qs, f.query, "player__display_name", "player__handle")
     return qs.order_by(f"-{f.rating_field}", "player_id")
 
 

@@ -152,7 +152,11 @@ def player_schedules(rounds: Iterable[Round]) -> list[PlayerSchedule]:
                     seat.player_id, PlayerSchedule(seat.player, [None] * len(rounds))
                 )
                 entry.placements[i] = PlayerPlacement(rnd, table, seat.number)
-    return sorted(by_player.values(), key=lambda s: (s.player.display_name, s.player.handle))
+    from league.names import sort_key
+
+    return sorted(
+        by_player.values(), key=lambda s: (sort_key(s.player.display_name), s.player.handle)
+    )
 
 
 # --- registrations --------------------------------------------------------------------------

@@ -437,3 +437,14 @@ def test_the_live_sheet_gets_its_words_in_the_language(world: World, lang: str) 
     assert words.keys() == english.keys()
     same = [k for k in words if words[k] == english[k]]
     assert not same, same
+
+
+def test_pinyin_search_on_the_leaderboard_and_the_api(world: World) -> None:
+    """Players are written 玩家 N: "wanjia" (pinyin, no tones, no spaces) finds them."""
+    client = world.client("anonymous", "en")
+    page = client.get(reverse("results-leaderboard"), {"q": "wan jia"}).content.decode()
+    assert "玩家" in page
+    assert "玩家" not in client.get(reverse("results-leaderboard"), {"q": "lisi"}).content.decode()
+    found = client.get("/api/v1/players/", {"q": "wanjia"}).json()
+    names = [p["display_name"] for p in found["results"]]
+    assert names and all(n.startswith("玩家") for n in names)
