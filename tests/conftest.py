@@ -7,6 +7,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import pytest
@@ -15,6 +16,18 @@ from django.conf import settings
 from config.celery import app as celery_app
 
 ROOT = Path(__file__).resolve().parent.parent
+
+#: Debian's chromium (``apt-get install chromium``; .ci/run installs it).
+CHROMIUM = "/usr/bin/chromium"
+#: Flags for a root sandbox with no network beyond loopback.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def broker_configured() -> bool:
@@ -82,3 +95,22 @@ def celery_worker_process(django_db_setup: None) -> Iterator[subprocess.Popen[by
         except subprocess.TimeoutExpired:
             process.kill()
         log.close()
+
+
+@pytest.fixture
+def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """Headless Debian chromium through Playwright, for the `browser`-marked tests."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"needs Debian chromium at {CHROMIUM}")
+    # The live server runs in a thread beside Playwright's event loop.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()

@@ -6,9 +6,7 @@ their profile. Reuses the games browser test's set-up (world, login, Chromium fl
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,8 +15,6 @@ from games.models import GameSheet
 from league.models import Preferences
 from tests.games.conftest import make_world
 from tests.games.test_browser import (  # the games engineer's set-up, shared
-    ARGS,
-    CHROMIUM,
     PHONE,
     login,
     night,
@@ -28,29 +24,7 @@ from tests.games.test_browser import (  # the games engineer's set-up, shared
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"needs Debian chromium at {CHROMIUM}"),
 ]
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    """Headless Debian chromium with the games browser tests' flags (ARGS)."""
-    before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # the live server runs in a thread
-    from playwright.sync_api import sync_playwright
-
-    try:
-        with sync_playwright() as p:
-            chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-            try:
-                yield chromium
-            finally:
-                chromium.close()
-    finally:
-        if before is None:
-            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        else:
-            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
 
 
 assert PHONE["viewport"] == {"width": 390, "height": 844}  # login() opens this phone context

@@ -6,8 +6,6 @@ Headless Debian chromium through Playwright, against pytest-django's live server
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,33 +15,9 @@ from django.utils import timezone
 from league.models import Event, Registration, Round
 from tests.league.factories import PASSWORD, ClubOrganiserFactory, RefereeFactory
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"needs Debian chromium at {CHROMIUM}"),
 ]
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 def test_organiser_sets_up_event_and_public_sees_only_round_1(

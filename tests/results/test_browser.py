@@ -3,8 +3,6 @@ sees their rating chart and their last game (headless Debian chromium via Playwr
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,33 +11,9 @@ from league.results_models import RatingPoint
 from tests.league.factories import PASSWORD
 from tests.results.factories import played_event
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"needs Debian chromium at {CHROMIUM}"),
 ]
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 def test_player_finds_themselves_and_sees_chart_and_last_game(
