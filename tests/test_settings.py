@@ -29,7 +29,6 @@ def run_with(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str
             "DEBUG",
             "SECRET_KEY",
             "ALLOWED_HOSTS",
-            "DJANGO_ALLOW_ASYNC_UNSAFE",  # set in-process by the browser tests
         }
     }
     clean["DJANGO_SETTINGS_MODULE"] = "config.settings"
