@@ -185,64 +185,80 @@ def _seats(seats: Iterable[int]) -> str:
 _seat_number = attrgetter("seat")
 
 
-def check_setup(rules: Ruleset, seats: Sequence[Seat]) -> list[Violation]:
-    """The deal against the ruleset: seats 1..N once each, one seat a player, the cards."""
-    n = len(seats)
-    numbers = [s.seat for s in seats]
-    numbers.sort()
-    if numbers != list(range(1, n + 1)):
-        return [Violation("setup.seats", "setup", f"setup: seats must be 1..{n}, each once")]
-    if len({s.player for s in seats}) != n:
-        return [Violation("setup.duplicate_player", "setup", "setup: a player holds two seats")]
-    counts = rules.role_counts(n)
-    if counts is None:
-        lo, hi = rules.players
-        return [
-            Violation(
-                "setup.players", "setup", f"setup: {n} seat(s), but {rules.id} seats {lo}–{hi}"
-            )
-        ]
-    killers = police = civilians = 0
-    for s in seats:
-        role = s.role
-        if role is _KILLER:
-            killers += 1
-        elif role is _POLICE:
-            police += 1
-        elif role is _CIVILIAN:
-            civilians += 1
-    held = (killers, police, civilians)
-    if held != counts:
-        return [
-            Violation(
-                "setup.role_counts",
-                "setup",
-                f"setup: {n} players under {rules.id} deal {counts[0]} killers, {counts[1]} "
-                f"police, {counts[2]} civilians; the seats hold {held[0]}, {held[1]}, {held[2]}",
-            )
-        ]
-    return []
+class _Deal:
+    """The seats read in one pass: each seat's card, the cards dealt, the players."""
+
+    __slots__ = ("dealt", "n", "players", "role")
+
+    def __init__(self, seats: Sequence[Seat]) -> None:
+        self.n = len(seats)
+        role: dict[int, Role] = {}
+        players: set[str] = set()
+        dealt = dict.fromkeys(_ROLES, 0)
+        for s in seats:
+            role[s.seat] = card = s.role
+            players.add(s.player)
+            dealt[card] += 1
+        self.role, self.dealt, self.players = role, dealt, len(players)
+
+    def problems(self, rules: Ruleset) -> list[Violation]:
+        """The deal against ``rules``: seats 1..N once each, one seat a player, the cards.
+
+        Only the first problem is reported; the later checks assume the earlier ones hold.
+        """
+        n = self.n
+        if len(self.role) != n or self.role.keys() != set(range(1, n + 1)):
+            return [Violation("setup.seats", "setup", f"setup: seats must be 1..{n}, each once")]
+        if self.players != n:
+            return [Violation("setup.duplicate_player", "setup", "setup: a player holds two seats")]
+        counts = rules.role_counts(n)
+        if counts is None:
+            lo, hi = rules.players
+            return [
+                Violation(
+                    "setup.players", "setup", f"setup: {n} seat(s), but {rules.id} seats {lo}–{hi}"
+                )
+            ]
+        dealt = self.dealt
+        held = (dealt[_KILLER], dealt[_POLICE], dealt[_CIVILIAN])
+        if held != counts:
+            return [
+                Violation(
+                    "setup.role_counts",
+                    "setup",
+                    f"setup: {n} players under {rules.id} deal {counts[0]} killers, {counts[1]} "
+                    f"police, {counts[2]} civilians; the seats hold {held[0]}, {held[1]}, "
+                    f"{held[2]}",
+                )
+            ]
+        return []
 
 
 class GameState:
     """A game in play under one ruleset; see the module docstring."""
 
-    def __init__(self, ruleset: Ruleset, seats: Sequence[Seat], *, lenient: bool = False) -> None:
-        """Deal ``seats`` under ``ruleset``; a bad deal raises unless ``lenient`` (a replay
-        that has already reported it)."""
-        if not lenient:
-            bad = check_setup(ruleset, seats)
-            if bad:
-                raise IllegalEventError(bad)
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        seats: Sequence[Seat],
+        *,
+        lenient: bool = False,
+        keep_log: bool = True,
+    ) -> None:
+        """Deal ``seats`` under ``ruleset``; a bad deal raises unless ``lenient`` (a replay,
+        which reports ``setup_problems`` itself). Without ``keep_log`` (a replay that only
+        judges) no log is kept, so ``to_record`` is not available."""
+        deal = _Deal(seats)
+        self.setup_problems = deal.problems(ruleset)
+        if self.setup_problems and not lenient:
+            raise IllegalEventError(self.setup_problems)
         self.rules = ruleset
         self.seats = tuple(sorted(seats, key=_seat_number))
         self.n = len(self.seats)
-        self.role = {s.seat: s.role for s in self.seats}
-        dealt = self.dealt = dict.fromkeys(_ROLES, 0)
-        for s in self.seats:
-            dealt[s.role] += 1
-        self.alive_count = dict(dealt)
-        self.alive: set[int] = set(self.role)
+        self.role = deal.role
+        self.dealt = deal.dealt
+        self.alive_count = dict(deal.dealt)
+        self.alive: set[int] = set(deal.role)
         self.round = 1
         self.at_night = True
         self.deaths: list[Death] = []
@@ -253,7 +269,7 @@ class GameState:
         self.winner: Winner | None = None
         self.ended: str | None = None
         self.reason: str | None = None
-        self.log: list[Phase] = []
+        self.log: list[Phase] | None = [] if keep_log else None
         self._new_day_vars()
 
     def _new_day_vars(self) -> None:
@@ -522,13 +538,15 @@ class GameState:
         )
 
     def _commit_night(self, e: NightAction | Night) -> None:
+        log = self.log
         if not self.at_night:
-            if self.day_touched:
-                self.log.append(self._day_entry())
+            if self.day_touched and log is not None:
+                log.append(self._day_entry())
             self.round += 1
             self.at_night = True
         self._new_day_vars()
-        self.log.append(e if isinstance(e, Night) else Night(self.round, e.kill, e.check))
+        if log is not None:
+            log.append(e if isinstance(e, Night) else Night(self.round, e.kill, e.check))
         if e.kill is not None and e.kill in self.alive:
             self._remove(e.kill, _KILL)
         self.at_night = False
@@ -973,6 +991,8 @@ class GameState:
 
     def to_record(self, result: bool = True, meta: dict[str, str] | None = None) -> GameRecord:
         """The game so far as a record; the result is filled in once the game is over."""
+        if self.log is None:
+            raise RuntimeError("this replay kept no log (keep_log=False)")
         log = list(self.log)
         if not self.at_night and self.day_touched:
             log.append(self._day_entry())

@@ -18,6 +18,7 @@ from engine.record import (
     GameRecord,
     LastWordsEntry,
     Night,
+    Phase,
     RecordError,
     Violation,
     Winner,
@@ -25,7 +26,7 @@ from engine.record import (
     phase_label,
     read_record,
 )
-from engine.state import Death, GameState, check_setup, day_events
+from engine.state import Death, GameState, day_events
 
 __all__ = [
     "Outcome",
@@ -135,11 +136,10 @@ def _check_awards(record: GameRecord) -> list[Violation]:
     return found
 
 
-def _replay(record: GameRecord, found: list[Violation]) -> tuple[GameState, bool]:
+def _replay(state: GameState, log: tuple[Phase, ...], found: list[Violation]) -> bool:
     """Replay the log; False when the replay had to stop (phase out of order, play after end)."""
-    state = GameState(record.rules, record.seats, lenient=True)
     step = state.step
-    for i, phase in enumerate(record.log or ()):
+    for i, phase in enumerate(log):
         is_night = i % 2 == 0
         if state.winner is not None and not (
             isinstance(phase, Day) and phase.n == state.round and not state.day_touched
@@ -150,14 +150,14 @@ def _replay(record: GameRecord, found: list[Violation]) -> tuple[GameState, bool
                     "phase.after_end", label, f"{label}: the game already ended on {state.ended}"
                 )
             )
-            return state, False
+            return False
         if isinstance(phase, Night) is not is_night or phase.n != i // 2 + 1:
             label = phase_label(phase)
             want = f"{'night' if is_night else 'day'} {i // 2 + 1}"
             found.append(
                 Violation("phase.order", label, f"log[{i}]: {label} out of order; expected {want}")
             )
-            return state, False
+            return False
         if isinstance(phase, Night):
             got = step(phase, False)
             if got:
@@ -175,8 +175,8 @@ def _replay(record: GameRecord, found: list[Violation]) -> tuple[GameState, bool
                 else:
                     found += got
         if ended:
-            return state, False
-    return state, True
+            return False
+    return True
 
 
 def validate(record: GameRecord | Mapping[str, Any] | str | bytes, strict: bool = False) -> Verdict:
@@ -194,11 +194,14 @@ def validate(record: GameRecord | Mapping[str, Any] | str | bytes, strict: bool 
     if rec is None:
         outcome = _NO_OUTCOME
     else:
-        found += check_setup(rec.rules, rec.seats)
+        state = GameState(rec.rules, rec.seats, lenient=True, keep_log=False)
+        setup = state.setup_problems
+        if setup:
+            found += setup
         if rec.log is None:
             outcome = Outcome(winner=rec.result)
-        elif not found or not any(v.code == "setup.seats" for v in found):
-            state, complete = _replay(rec, found)
+        elif not setup or setup[0].code != "setup.seats":
+            complete = _replay(state, rec.log, found)
             if complete:
                 found += state.judge_result(rec.result)
             outcome = Outcome(
