@@ -1,0 +1,78 @@
+"""The fast readers give way to the full reader whenever a record is not plainly well formed.
+
+JSON text is read with the plain decoder and accepted only when its colons prove that no
+duplicate key was dropped; these tests pin the cases where that proof must fail (or must
+not be fooled) and check the verdict is the one the full reader gives.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from engine.record import _read_slow, loads, read_record
+from engine.simulate import simulate_game
+from engine.validate import validate
+
+
+def _full(text: str | bytes) -> Any:
+    """What the full, duplicate-aware reader makes of ``text``."""
+    return _read_slow(loads(text))
+
+
+@pytest.fixture
+def game() -> dict[str, Any]:
+    return simulate_game("classic", 12, 5)
+
+
+def test_plain_text_reads_as_its_value(game: dict[str, Any]) -> None:
+    text = json.dumps(game)
+    assert read_record(text) == read_record(game) == _full(text)
+    assert read_record(text.encode()) == read_record(game)
+    assert read_record(text.encode("utf-16")) == read_record(game)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ('"kill": ', '"kill": 1, "kill": '),  # in a night
+        ('{"1": ', '{"1": 2, "1": '),  # a voter twice in a ballot
+        ('"format": ', '"format": "kgr/1", "format": '),  # at the top
+        ('"winner": ', '"winner": "draw", "winner": '),  # in the result
+    ],
+)
+def test_a_dropped_duplicate_key_is_reported(game: dict[str, Any], old: str, new: str) -> None:
+    text = json.dumps(game)
+    assert old in text
+    planted = text.replace(old, new, 1)
+    record, problems = read_record(planted)
+    assert (record, problems) == _full(planted)
+    assert "record.duplicate_key" in [p.code for p in problems]
+    assert not validate(planted).valid
+
+
+def test_a_duplicate_hidden_behind_a_colon_in_a_string_is_still_found(
+    game: dict[str, Any],
+) -> None:
+    """A colon inside a name makes up the count a dropped key leaves short."""
+    game["seats"][0]["player"] = "Dr: Who"
+    planted = json.dumps(game).replace('"kill": ', '"kill": 1, "kill": ', 1)
+    problems = read_record(planted)[1]
+    assert [p.code for p in problems] == ["record.duplicate_key"]
+
+
+def test_colons_in_strings_only_cost_the_full_reader(game: dict[str, Any]) -> None:
+    game["seats"][3]["player"] = "a:b"
+    game["meta"] = {"event": "Cup: final", "time": "10:30"}
+    text = json.dumps(game, indent=2)
+    assert read_record(text) == read_record(game) == _full(text)
+    assert validate(text).valid
+
+
+@pytest.mark.parametrize("text", ["{", '{"a": 1,}', "\ufeff{}", "[1, 2]", "null", b"\xff"])
+def test_text_the_fast_path_turns_down_gets_the_full_report(text: str | bytes) -> None:
+    record, problems = read_record(text)
+    assert record is None
+    assert problems and problems[0].code.startswith("record.")
