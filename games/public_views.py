@@ -57,6 +57,14 @@ class Words:
         self.above = _("above %(next)s on %(metric)s (%(a)s vs %(b)s)")
         self.level = _("level on %(metrics)s")
         self.decimal = str(get_format("DECIMAL_SEPARATOR"))
+        self._numbers: dict[str | None, str] = {}
+
+    def number(self, value: str | None) -> str:
+        """``value`` as the reader writes it; remembered, since a table repeats few values."""
+        text = self._numbers.get(value)
+        if text is None:
+            text = self._numbers[value] = _short(value, self.decimal)
+        return text
 
     def label(self, key: str) -> str:
         return self.labels.get(key) or rankings.metric_label(key)
@@ -75,8 +83,8 @@ def explain(row: Any, below: Any | None, words: Words | None = None) -> str:
     text = w.above % {
         "next": _name(below),
         "metric": w.label(metric),
-        "a": _short(above.get("higher"), w.decimal),
-        "b": _short(above.get("lower"), w.decimal),
+        "a": w.number(above.get("higher")),
+        "b": w.number(above.get("lower")),
     }
     if level:
         text += w.clause_sep + w.level % {"metrics": level}
@@ -123,7 +131,7 @@ def standings_table_html(event: Event, precedence: list[str]) -> str:
         why = explain(row, below, words)
         metrics = row.metrics or {}
         cells = "".join(
-            f'<td class="num">{_short(metrics.get(k), words.decimal)}</td>' for k in columns
+            f'<td class="num">{words.number(metrics.get(k))}</td>' for k in columns
         )
         tied = f' rank-tied" title="{tied_label}' if row.tied else ""
         out.append(

@@ -352,22 +352,30 @@ def rating_chart(
     if hi - lo < 1:
         lo, hi = lo - 1, hi + 1
     span_x = max(1, len(pts) - 1)
-
-    def x(i: int) -> float:
-        return left + (width - left - right) * i / span_x
+    scale_x = (width - left - right) / span_x
+    scale_y = (height - top - bottom) / (hi - lo)
 
     def y(v: float) -> float:
-        return top + (height - top - bottom) * (hi - v) / (hi - lo)
+        return top + scale_y * (hi - v)
 
-    line = " ".join(f"{x(i):.1f},{y(r):.1f}" for i, (_, _, r, _) in enumerate(pts))
-    upper = [f"{x(i):.1f},{y(r + u):.1f}" for i, (_, _, r, u) in enumerate(pts)]
-    lower = [f"{x(i):.1f},{y(r - u):.1f}" for i, (_, _, r, u) in enumerate(pts)]
+    # Inlined arithmetic: a player with a few hundred games draws ~900 coordinates a view.
+    xs = [f"{left + scale_x * i:.1f}" for i in range(len(pts))]
+    line = " ".join(
+        [f"{px},{top + scale_y * (hi - r):.1f}" for px, (_, _, r, _) in zip(xs, pts, strict=True)]
+    )
+    upper = [
+        f"{px},{top + scale_y * (hi - r - u):.1f}" for px, (_, _, r, u) in zip(xs, pts, strict=True)
+    ]
+    lower = [
+        f"{px},{top + scale_y * (hi - r + u):.1f}" for px, (_, _, r, u) in zip(xs, pts, strict=True)
+    ]
     band = " ".join(upper + lower[::-1])
     ticks = [(y(lo + (hi - lo) * k / 4), f"{lo + (hi - lo) * k / 4:.0f}") for k in range(5)]
-    labels = [(x(0), pts[0][0].isoformat())]
+    last_x = left + scale_x * (len(pts) - 1)
+    labels = [(float(left), pts[0][0].isoformat())]
     if len(pts) > 1:
-        labels.append((x(len(pts) - 1), pts[-1][0].isoformat()))
-    last = (x(len(pts) - 1), y(pts[-1][2]))
+        labels.append((last_x, pts[-1][0].isoformat()))
+    last = (last_x, y(pts[-1][2]))
     return Chart(width, height, line, band, ticks, labels, last, len(history))
 
 
