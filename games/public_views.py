@@ -130,9 +130,7 @@ def standings_table_html(event: Event, precedence: list[str]) -> str:
         )
         why = explain(row, below, words)
         metrics = row.metrics or {}
-        cells = "".join(
-            f'<td class="num">{words.number(metrics.get(k))}</td>' for k in columns
-        )
+        cells = "".join(f'<td class="num">{words.number(metrics.get(k))}</td>' for k in columns)
         tied = f' rank-tied" title="{tied_label}' if row.tied else ""
         out.append(
             f'<tr id="row-{handle}"><td class="num{tied}">{row.rank}</td>'
