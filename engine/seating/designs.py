@@ -11,7 +11,9 @@ round-pairs lower bound.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+import math
+import random
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -32,7 +34,9 @@ __all__ = [
     "fit_design",
     "pad_runs",
     "prime_power",
+    "puncture_multipliers",
     "punctured_affine_plane",
+    "quadratic_array",
     "select_columns",
 ]
 
@@ -237,21 +241,89 @@ def difference_scheme_array(q: int) -> DesignArray:
     return DesignArray(f"orthogonal array OA({2 * q * q},{2 * q},{q},2)", q, np.stack(cols, axis=1))
 
 
-def punctured_affine_plane(q: int, alpha: int) -> DesignArray:
+def quadratic_array(q: int, rounds: int, runs: int) -> DesignArray:
+    """Players as polynomials ``f = a·m² + b·m + d`` over GF(q); in round m (one of the
+    first ``rounds ≤ q`` field elements) f sits at table ``f(m)``.
+
+    Two distinct polynomials of degree ≤ 2 agree at most twice, so no pair meets more
+    than twice. The first q² runs (a = 0) are the affine plane AG(2, q) (lines
+    ``y = m·x + c`` with x = −b, y = d), where every pair meets at most once. For two
+    rounds m ≠ m', a table pair (c, c') fixes ``b`` once ``a`` is fixed (``b·(m − m') =
+    c − c' − a·(m² − m'²)``) and then ``d``, so every whole layer (fixed a) puts exactly
+    one player on each table pair, and a partial layer, taken as whole classes of b
+    (each class puts one player per table) and then part of one class, at most one.
+    Taking runs in that order, every table pair of every two rounds holds ⌊runs/q²⌋ or
+    ⌈runs/q²⌉ players: R meets the round-pairs bound exactly, and each round's tables
+    differ in size by at most one.
+    """
+    if not 1 <= runs <= q**3 or not 1 <= rounds <= q:
+        raise ValueError(f"the quadratic array over GF({q}) has q³ runs and q rounds")
+    f = field(q)
+    a, rest = np.divmod(np.arange(runs), q * q)
+    b, d = np.divmod(rest, q)
+    cols = []
+    for m in range(rounds):
+        m2 = f.mul[m, m]
+        cols.append(f.add[f.add[f.mul[a, m2], f.mul[b, m]], d])
+    return DesignArray(f"quadratic array over GF({q})", q, np.stack(cols, axis=1))
+
+
+def puncture_multipliers(q: int) -> tuple[int, ...]:
+    """Multipliers ``α_m`` (one per slope m) for which AG(2, q) less a point is even.
+
+    Rounds m, m' overlap evenly unless ``α_m · α_m' = −(m − m')²`` (see
+    :func:`punctured_affine_plane`); one α for every round works when −1 is not a
+    square (q ≡ 3 mod 4), and per-round multipliers, found by backtracking, work for
+    every field order a Killer table count needs (checked in the tests).
+    """
+    return _puncture_multipliers(q)
+
+
+@lru_cache(maxsize=32)
+def _puncture_multipliers(q: int) -> tuple[int, ...]:
+    f = field(q)
+    chosen: list[int] = []
+
+    def extend() -> bool:
+        m = len(chosen)
+        if m == q:
+            return True
+        for alpha in range(1, q):
+            if all(
+                f.mul[alpha, a] != f.neg[f.mul[f.sub(m, i), f.sub(m, i)]]
+                for i, a in enumerate(chosen)
+            ):
+                chosen.append(alpha)
+                if extend():
+                    return True
+                chosen.pop()
+        return False
+
+    if not extend():  # pragma: no cover - every order up to 17 has them
+        return (1,) * q
+    return tuple(chosen)
+
+
+def punctured_affine_plane(q: int, alpha: int | Sequence[int] = 1) -> DesignArray:
     """AG(2, q) less the point (0, 0), on q − 1 tables per round.
 
     In the class of slope m the line through the missing point keeps q − 1 points; each
-    of them, (t, m·t), joins the line y = m·x + α·t, so every table holds q + 1 players.
-    Two rounds m, m' then overlap evenly (one pair per table meets twice) unless
-    α² = −(m − m')², which never happens when −1 is not a square (q ≡ 3 mod 4).
+    of them, (t, m·t), joins the line y = m·x + α_m·t, so every table holds q + 1
+    players. In rounds m, m' those points fall on the table pairs (α_m·t, (m − m')·t)
+    and ((m' − m)·t, α_m'·t), two "lines through the origin" of the grid of table
+    pairs, every other table pair holding the one point two lines share; so the
+    rounds overlap evenly (one pair per table meets twice) unless the two lines
+    coincide, α_m·α_m' = −(m − m')². ``alpha`` is one α for every round or one per
+    slope (:func:`puncture_multipliers` gives ones that always work).
     """
     f = field(q)
+    alphas = [alpha] * q if isinstance(alpha, int) else list(alpha)
     pts = np.arange(1, q * q)
     x, y = np.divmod(pts, q)
     cols = []
     for m in range(q):
         c = f.sub(y, f.mul[m, x])
-        c = np.where(c == 0, f.mul[alpha, x], c)
+        c = np.where(c == 0, f.mul[alphas[m], x], c)
         cols.append(c - 1)  # intercepts 1..q-1 are the tables
     return DesignArray(
         f"affine plane AG(2,{q}) less a point", q - 1, np.stack(cols, axis=1), orthogonal=False
@@ -336,55 +408,158 @@ def fit_design(design: DesignArray, rounds: int, keep: int, seed: int) -> IntArr
     return best
 
 
-def pad_runs(array: IntArray, levels: int, keep: int) -> IntArray:
-    """Add runs (players beyond the design) until ``keep``, at most one per table.
+def pad_runs(
+    array: IntArray,
+    levels: int,
+    keep: int,
+    *,
+    cap: int = 2,
+    moves: int = 60_000,
+    seed: int = 0,
+) -> IntArray:
+    """Add runs (players beyond the design) until ``keep``, up to as many as it has.
 
-    Column by column, the extra players take distinct tables by a min-cost assignment:
-    a table costs the meetings its players already had with the extra player, and a
-    meeting that would be the third with the same player costs far more, so extra
-    players meet the design's players at most twice where possible.
+    Up to one extra player per table, column by column the extra players take distinct
+    tables by a min-cost assignment: a table costs the meetings its players already had
+    with the extra player. More extras follow a truncated copy of the design itself
+    (so they meet each other as rarely as its runs do), its tables matched to the
+    design's per column by the same min-cost assignment.
+
+    Then a local search moves only the extra players (swaps within a column), on the
+    exact cost of every pair they are in: ``C(λ, 2)``, plus a heavy price per meeting
+    beyond ``cap``. With a design of index one (an affine plane) the cost of the
+    extras' meetings with the design is the same wherever they sit, so what remains is
+    how often the extras meet each other; with a punctured plane, it is which cells
+    (pairs of tables of two rounds) already hold two players.
     """
     runs, cols = array.shape
     extra = keep - runs
     if extra <= 0:
         return array
-    if extra > levels:
-        raise ValueError("at most one extra player per table")
+    if extra > runs:
+        raise ValueError("at most as many extra players as the design has runs")
+    member = np.zeros((cols, runs, levels), dtype=np.int64)
+    member[np.arange(cols)[:, None], np.arange(runs)[None, :], array.T] = 1
+    if extra <= levels:
+        shape = np.zeros((extra, cols), dtype=np.int64)
+        shape[:] = np.arange(extra)[:, None]  # extra i in group i: one per table
+    else:
+        shape = delete_runs(array, levels, extra)
+    groups = int(shape.max()) + 1
     pads = np.full((extra, cols), -1, dtype=np.int64)
     met = np.zeros((extra, runs), dtype=np.int64)
-    members = []
-    for c in range(cols):
-        member = np.zeros((runs, levels), dtype=np.int64)
-        member[np.arange(runs), array[:, c]] = 1
-        members.append(member)
     # one greedy pass, then passes re-placing each column given all the others
     for c in [*range(cols), *range(cols), *range(cols)]:
-        member = members[c]
         if pads[0, c] >= 0:
-            met -= member[:, pads[:, c]].T
-        price = met + runs * (met >= 2)
-        rows, chosen = linear_sum_assignment(price @ member)
-        pads[rows, c] = chosen
-        met += member[:, pads[:, c]].T
-    return np.vstack([array, pads])
+            met -= member[c][:, pads[:, c]].T
+        price = (met + runs * (met >= cap)) @ member[c]  # extras × tables
+        onehot = np.zeros((groups, extra), dtype=np.int64)
+        onehot[shape[:, c], np.arange(extra)] = 1
+        rows, chosen = linear_sum_assignment(onehot @ price)
+        table_of = np.empty(groups, dtype=np.int64)
+        table_of[rows] = chosen
+        pads[:, c] = table_of[shape[:, c]]
+        met += member[c][:, pads[:, c]].T
+    full = np.vstack([array, pads])
+    return _improve_pads(full, runs, levels, cap, moves, seed)
+
+
+def _improve_pads(
+    full: IntArray, runs: int, levels: int, cap: int, moves: int, seed: int
+) -> IntArray:
+    """Annealing over swaps of two extra players' tables in one column (see pad_runs)."""
+    keep, cols = full.shape
+    extra = keep - runs
+    if extra < 2 or moves <= 0:
+        return full
+    heavy = 4 * keep
+    top = cols + 2
+    cost = [d * (d - 1) // 2 + heavy * max(0, d - cap) ** 2 for d in range(top + 1)]
+    step = [cost[d + 1] - cost[d] for d in range(top)]
+    where = full.T.tolist()
+    tables: list[list[list[int]]] = [[[] for _ in range(levels)] for _ in range(cols)]
+    for c in range(cols):
+        for p, j in enumerate(where[c]):
+            tables[c][j].append(p)
+    lam_np = np.zeros((extra, keep), dtype=np.int64)
+    for c in range(cols):
+        col = full[:, c]
+        lam_np += col[runs:, None] == col[None, :]
+    lam_np[np.arange(extra), runs + np.arange(extra)] = 0
+    lam: list[list[int]] = lam_np.tolist()  # lam[i][x]: extra runs+i meets player x
+
+    def shift(e: int, x: int, by: int) -> None:
+        lam[e - runs][x] += by
+        if x >= runs:
+            lam[x - runs][e] += by
+
+    # the exact objective over pairs with an extra in them
+    current = 0
+    for i in range(extra):
+        for x in range(keep):
+            if x < runs or x > runs + i:
+                current += cost[lam[i][x]]
+    # no arrangement beats the round-pairs bound: stop there
+    floor_cells = cols * (cols - 1) // 2 * spread(keep, levels * levels) - array_repeats(
+        full[:runs], levels
+    )
+    best, best_where = current, [list(w) for w in where]
+    rng = random.Random(seed)
+    temp0, temp1 = 1.5, 0.05
+    for i in range(moves):
+        if best <= floor_cells:
+            break
+        if i % 1024 == 0:
+            temp = temp0 * (temp1 / temp0) ** (i / moves)
+        c = rng.randrange(cols)
+        e = runs + rng.randrange(extra)
+        f = runs + rng.randrange(extra)
+        wc = where[c]
+        a, b = wc[e], wc[f]
+        if a == b:
+            continue
+        ta, tb = tables[c][a], tables[c][b]
+        le, lf = lam[e - runs], lam[f - runs]
+        delta = 0
+        for x in ta:
+            if x != e:
+                delta += step[lf[x]] - step[le[x] - 1]
+        for x in tb:
+            if x != f:
+                delta += step[le[x]] - step[lf[x] - 1]
+        if delta > 0 and rng.random() >= math.exp(-delta / temp):
+            continue
+        for x in ta:
+            if x != e:
+                shift(e, x, -1)
+                shift(f, x, +1)
+        for x in tb:
+            if x != f:
+                shift(f, x, -1)
+                shift(e, x, +1)
+        ta[ta.index(e)] = f
+        tb[tb.index(f)] = e
+        wc[e], wc[f] = b, a
+        current += delta
+        if current < best:
+            best, best_where = current, [list(w) for w in where]
+    return np.array(best_where, dtype=np.int64).T.copy()
 
 
 def candidate_designs(
     table_counts: tuple[int, ...], players: int, rounds: int
 ) -> Iterator[DesignArray]:
     """Every design with a usable table count, enough columns, and enough runs give or
-    take one extra player per table (see :func:`pad_runs`)."""
+    take extra players: up to as many again as the design has runs (see
+    :func:`pad_runs`)."""
     for s in sorted(table_counts):
-        players_ = players - s  # runs needed when every table takes one extra player
+        players_ = (players + 1) // 2  # runs needed when the extras double the design
         if prime_power(s) and s * s >= players_ and s + 1 >= rounds:
             yield affine_plane(s)
+        if prime_power(s) and s * s < players <= s**3 and s >= rounds:
+            yield quadratic_array(s, rounds, players)
         if prime_power(s + 1) and s * (s + 2) >= players_ and s + 1 >= rounds:
-            # any α works when q ≡ 3 (mod 4); otherwise the better of two
-            q = s + 1
-            yield min(
-                (punctured_affine_plane(q, a) for a in range(1, min(q, 3))),
-                key=lambda d: array_repeats(select_columns(d, rounds), d.levels),
-            )
+            yield punctured_affine_plane(s + 1, puncture_multipliers(s + 1))
         if s in difference_scheme_orders() and 2 * s * s >= players_ and 2 * s >= rounds:
             yield difference_scheme_array(s)
         if prime_power(s) and s**3 >= players_ and s * s + s + 1 >= rounds and s <= 5:

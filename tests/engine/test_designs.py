@@ -19,9 +19,12 @@ from engine.seating.designs import (
     fit_design,
     pad_runs,
     prime_power,
+    puncture_multipliers,
     punctured_affine_plane,
+    quadratic_array,
     select_columns,
 )
+from engine.seating.metrics import spread
 
 ORDERS = (2, 3, 4, 5, 7, 8, 9, 11, 13, 16)
 
@@ -96,6 +99,11 @@ def test_difference_scheme_rows_and_columns_differ_evenly(q: int) -> None:
             assert (np.bincount(diff, minlength=q) == 2).all()
 
 
+def _excess(array: np.ndarray) -> int:
+    """Σ over pairs of the squared meetings beyond two (what pad_runs removes first)."""
+    return int((np.maximum(_pair_counts(array) - 2, 0) ** 2).sum())
+
+
 def test_fit_design_truncates_oa_128_to_the_bound_for_100_players() -> None:
     array = fit_design(difference_scheme_array(8), 7, 100, seed=1)
     assert array.shape == (100, 7)
@@ -124,11 +132,62 @@ def test_delete_runs_keeps_tables_even_and_overlaps_spread() -> None:
     assert array_repeats(array, 5) == 462  # the round-pairs bound for 47 at 5 tables
 
 
-def test_pad_runs_adds_one_player_per_table_at_most() -> None:
+def test_pad_runs_adds_one_player_per_table_when_that_is_enough() -> None:
     base = select_columns(punctured_affine_plane(11, 1), 10)
-    padded = pad_runs(base, 10, 130)
+    padded = pad_runs(base, 10, 130, seed=1)
     assert padded.shape == (130, 10)
+    assert (padded[:120] == base).all()  # the design itself is kept
     for col in padded.T:
         assert (np.bincount(col, minlength=10) == 13).all()
+    # the local search beats the column-by-column assignment it starts from on meetings
+    # beyond two (R may rise a little for it)
+    start = pad_runs(base, 10, 130, moves=0)
+    assert _excess(padded) < _excess(start)
     with pytest.raises(ValueError):
-        pad_runs(base, 10, 131)
+        pad_runs(base, 10, 241)
+
+
+def test_pad_runs_extras_beyond_one_per_table_follow_a_copy_of_the_design() -> None:
+    base = affine_plane(7).array[:, :5]
+    start = pad_runs(base, 7, 70, moves=0)
+    # a truncated copy of a plane: the extras never meet twice, and an index-one
+    # design costs the same wherever they sit, so the start is at the round-pairs bound
+    assert array_repeats(start, 7) == 10 * spread(70, 49)
+    padded = pad_runs(base, 7, 70, seed=1)
+    assert padded.shape == (70, 5)
+    assert (padded[:49] == base).all()
+    for col in padded.T:
+        assert (np.bincount(col, minlength=7) == 10).all()
+    assert _excess(padded) < _excess(start)
+
+
+@pytest.mark.parametrize("q", (4, 5, 7, 8, 9, 11, 13, 16, 17))
+def test_puncture_multipliers_make_every_punctured_plane_even(q: int) -> None:
+    design = punctured_affine_plane(q, puncture_multipliers(q))
+    assert design.array.shape == (q * q - 1, q)
+    # every pair of its q rounds: q² − 1 players over (q − 1)² table pairs, evenly
+    assert array_repeats(design.array, q - 1) == q * (q - 1) // 2 * spread(q * q - 1, (q - 1) ** 2)
+    assert _pair_counts(design.array).max() == 2
+
+
+def test_one_multiplier_leaves_uneven_rounds_when_minus_one_is_a_square() -> None:
+    design = punctured_affine_plane(13, 1)
+    assert array_repeats(design.array, 12) > 78 * spread(168, 144)
+
+
+@pytest.mark.parametrize(("q", "rounds", "runs"), [(7, 7, 84), (9, 9, 99), (5, 5, 60), (4, 3, 64)])
+def test_quadratic_array_reaches_the_round_pairs_bound_with_pairs_meeting_twice(
+    q: int, rounds: int, runs: int
+) -> None:
+    design = quadratic_array(q, rounds, runs)
+    array = design.array
+    assert array.shape == (runs, rounds)
+    for col in array.T:
+        sizes = np.bincount(col, minlength=q)
+        assert sizes.max() - sizes.min() <= 1
+    assert array_repeats(array, q) == rounds * (rounds - 1) // 2 * spread(runs, q * q)
+    assert _pair_counts(array).max() <= 2
+    # its first q² runs are the affine plane: nobody meets twice
+    assert _pair_counts(array[: min(runs, q * q)]).max() == 1
+    with pytest.raises(ValueError):
+        quadratic_array(q, q + 1, runs)
