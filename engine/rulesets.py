@@ -138,6 +138,12 @@ class Ruleset:
             return ballot < self.max_ballots
         return abstain is _ALWAYS
 
+    @property
+    def abstain_through(self) -> int:
+        """Ballots 1 to this of a day allow abstaining, the later ones do not (0: none do)."""
+        allowed = [k for k in range(1, self.max_ballots + 1) if self.abstain_allowed(k)]
+        return len(allowed)
+
     def to_params(self) -> dict[str, object]:
         """The overridable parameters in their JSON form (spec §2, last bullet)."""
         abstain: bool | str = (

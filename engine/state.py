@@ -270,13 +270,14 @@ class GameState:
         self.ended: str | None = None
         self.reason: str | None = None
         self.log: list[Phase] | None = [] if keep_log else None
+        self._abstain_through = ruleset.abstain_through
         self._new_day_vars()
 
     def _new_day_vars(self) -> None:
         self.stage = _OPEN
         self.ballots: list[Ballot] = []
         self.candidates: frozenset[int] | None = None
-        self.tie: str | None = None
+        self._tie: tuple[str, frozenset[int]] | None = None  # see ``tie``
         self.outcome: int | None = None  # the seat the ballots put out, None, or _UNKNOWN
         self.by_lot = False
         self.ejected_today: list[int] = []
@@ -294,6 +295,17 @@ class GameState:
     def over(self) -> bool:
         """Whether the game has ended."""
         return self.winner is not None
+
+    @property
+    def tie(self) -> str | None:
+        """Why the day's voting goes on (a tie, no majority), or None.
+
+        Kept as a template and the tied seats: the text is only needed for a report.
+        """
+        if self._tie is None:
+            return None
+        template, seats = self._tie
+        return template.format(_seats(seats))
 
     @property
     def label(self) -> str:
@@ -656,7 +668,7 @@ class GameState:
             why = f"ballot {k - 1} already decided the day" if stage != _DONE else "the day is over"
             return [Violation("ballot.extra", where, f"{where}: one ballot too many: {why}")]
         alive, candidates = self.alive, self.candidates
-        abstain_ok = self.rules.abstain_allowed(k)
+        abstain_ok = k <= self._abstain_through
         counts = self._count_legal(b, alive, candidates, abstain_ok)
         if counts is not None:
             self._counted = (b, counts)
@@ -787,38 +799,41 @@ class GameState:
         k = len(self.ballots)
         self.stage = _DECLARE
         if not counts:
-            self.outcome, self.tie = None, None
+            self.outcome, self._tie = None, None
             return
         top = max(counts.values())
-        leaders = frozenset([s for s, c in counts.items() if c == top])
+        leading = []
+        for seat, votes in counts.items():
+            if votes == top:
+                leading.append(seat)
+        leaders = frozenset(leading)
         if self.rules.ballot is _MAJORITY:
             if top * 2 > sum(counts.values()):
-                self.outcome, self.tie = next(iter(leaders)), None
+                self.outcome, self._tie = leading[0], None
             elif k >= self.rules.max_ballots:
-                self.outcome, self.tie = None, None
+                self.outcome, self._tie = None, None
             else:
                 if len(leaders) == 1:
                     second = max((c for c in counts.values() if c < top), default=0)
                     leaders |= {s for s, c in counts.items() if c == second}
-                self._runoff(
-                    leaders, f"no majority in ballot {k}: runoff between {_seats(leaders)}"
-                )
+                self._runoff(leaders, f"no majority in ballot {k}: runoff between {{}}")
             return
-        if len(leaders) == 1:
-            self.outcome, self.tie = next(iter(leaders)), None
+        if len(leading) == 1:
+            self.outcome, self._tie = leading[0], None
         elif k == 1:
-            self._runoff(leaders, f"ballot 1 tied between {_seats(leaders)}: tie-break")
+            self._runoff(leaders, "ballot 1 tied between {}: tie-break")
         elif k == 2:
-            self._runoff(leaders, f"ballot 2 tied between {_seats(leaders)}: off-site PK")
+            self._runoff(leaders, "ballot 2 tied between {}: off-site PK")
         else:
             self._final_tie(leaders)
 
     def _runoff(self, candidates: frozenset[int], why: str) -> None:
-        self.stage, self.candidates, self.tie = _VOTING, candidates, why
+        """Vote again between ``candidates``; ``why`` has ``{}`` where they are named."""
+        self.stage, self.candidates, self._tie = _VOTING, candidates, (why, candidates)
 
     def _final_tie(self, tied: frozenset[int]) -> None:
         rule = self.rules.final_tie
-        self.tie = f"ballot 3 tied between {_seats(tied)}: final tie ({rule})"
+        self._tie = (f"ballot 3 tied between {{}}: final tie ({rule})", tied)
         self.outcome = None
         if rule is _FINAL_LOT:
             self.stage, self.candidates = _LOT, tied
@@ -936,8 +951,12 @@ class GameState:
         suspects = e.suspects
         if not suspects:
             return found
-        bad = [s for s in suspects if s == e.seat or not 1 <= s <= n]
-        if bad or len(set(suspects)) != len(suspects):
+        if (
+            e.seat in suspects
+            or min(suspects) < 1
+            or max(suspects) > n
+            or len(set(suspects)) != len(suspects)
+        ):
             found.append(
                 Violation(
                     "last_words.bad_suspect",
