@@ -38,6 +38,7 @@ __all__ = [
     "punctured_affine_plane",
     "quadratic_array",
     "select_columns",
+    "swap_runs",
 ]
 
 IntArray = npt.NDArray[np.int64]
@@ -346,15 +347,90 @@ def array_repeats(array: IntArray, levels: int) -> int:
 
 
 def select_columns(design: DesignArray, rounds: int) -> IntArray:
-    """Pick ``rounds`` columns greedily by least pairwise repeats, earlier ones on ties."""
+    """Pick ``rounds`` columns: an orthogonal array's first ones, unless two runs may
+    agree in more than two of its columns (AG(3, q): runs agree in every column whose
+    direction lies on one line), then greedily those keeping the most agreements
+    (max λ), then how many pairs reach it, lowest; otherwise greedily by least pairwise
+    repeats. Earlier columns win ties."""
+    a = design.array
     if design.orthogonal:
-        return design.array[:, :rounds]
-    pair = column_pair_repeats(design.array, design.levels)
+        if design.columns <= rounds or _agreements(a).max() <= 2:
+            return a[:, :rounds]
+        same = a[:, None, :] == a[None, :, :]
+        agree = same[:, :, 0].astype(np.int64)
+        chosen = [0]
+        while len(chosen) < rounds:
+            scores = []
+            for c in range(design.columns):
+                if c in chosen:
+                    continue
+                trial = agree + same[:, :, c]
+                np.fill_diagonal(trial, 0)
+                top = int(trial.max())
+                scores.append((top, int((trial == top).sum()), c))
+            c = min(scores)[2]
+            chosen.append(c)
+            agree += same[:, :, c]
+        return a[:, chosen]
+    pair = column_pair_repeats(a, design.levels)
     chosen = [0]
     while len(chosen) < rounds:
         rest = [c for c in range(design.columns) if c not in chosen]
         chosen.append(min(rest, key=lambda c: (int(pair[c, chosen].sum()), c)))
-    return design.array[:, chosen]
+    return a[:, chosen]
+
+
+def _agreements(array: IntArray) -> IntArray:
+    """Runs × runs: in how many columns two runs agree (zero diagonal)."""
+    agree = (array[:, None, :] == array[None, :, :]).sum(axis=2)
+    np.fill_diagonal(agree, 0)
+    return agree  # type: ignore[no-any-return]
+
+
+def swap_runs(array: IntArray, levels: int, keep: int, *, rounds: int = 200) -> IntArray:
+    """Improve a truncation: exchange a kept run for a dropped one while it lowers R.
+
+    ``array`` holds every run, the kept ones first (as :func:`delete_runs` leaves them
+    by :func:`fit_design`). Dropping run x saves ``Σ_pairs (cell(x) − 1)`` repeats,
+    adding y costs ``Σ_pairs cell(y)``, less the ``C(agree(x, y), 2)`` cells they
+    share; only exchanges that keep every table within one of the others are taken.
+    Best improvement first; stops at a local minimum.
+    """
+    runs, cols = array.shape
+    if keep >= runs or keep <= 0:
+        return array[:keep]
+    agree = _agreements(array)
+    shared = agree * (agree - 1) // 2
+    kept = np.zeros(runs, dtype=bool)
+    kept[:keep] = True
+    pairs = list(itertools.combinations(range(cols), 2))
+    lo, hi = keep // levels, -(-keep // levels)
+    col_idx = np.arange(cols)
+    for _ in range(rounds):
+        # cell counts of the kept runs for every column pair, looked up per run
+        cell_of = np.zeros((runs, len(pairs)), dtype=np.int64)
+        for k, (i, j) in enumerate(pairs):
+            key = array[:, i] * levels + array[:, j]
+            counts = np.bincount(key[kept], minlength=levels * levels)
+            cell_of[:, k] = counts[key]
+        save = (cell_of - 1).sum(axis=1)  # for kept runs
+        cost = cell_of.sum(axis=1)  # for dropped runs
+        ins, outs = np.flatnonzero(kept), np.flatnonzero(~kept)
+        delta = cost[outs][None, :] - save[ins][:, None] - shared[np.ix_(ins, outs)]
+        sizes = np.stack([np.bincount(array[kept, c], minlength=levels) for c in col_idx])
+        tx = array[ins]  # kept × cols
+        ty = array[outs]
+        can_leave = sizes[col_idx, tx] - 1 >= lo  # kept × cols
+        can_join = sizes[col_idx, ty] + 1 <= hi  # dropped × cols
+        same = tx[:, None, :] == ty[None, :, :]
+        ok = (same | (can_leave[:, None, :] & can_join[None, :, :])).all(axis=2)
+        delta = np.where(ok, delta, 0)
+        flat = int(np.argmin(delta))
+        x, y = divmod(flat, len(outs))
+        if delta[x, y] >= 0:
+            break
+        kept[ins[x]], kept[outs[y]] = False, True
+    return array[kept]
 
 
 def delete_runs(array: IntArray, levels: int, keep: int) -> IntArray:
@@ -365,6 +441,11 @@ def delete_runs(array: IntArray, levels: int, keep: int) -> IntArray:
     tables overlapping unevenly; then the fewest single agreements; then the run at the
     fullest tables.
     """
+    return array[_kept_runs(array, levels, keep)]
+
+
+def _kept_runs(array: IntArray, levels: int, keep: int) -> npt.NDArray[np.bool_]:
+    """The runs :func:`delete_runs` keeps, as a mask."""
     runs, cols = array.shape
     alive = np.ones(runs, dtype=bool)
     cells = np.zeros(runs, dtype=np.int64)
@@ -382,30 +463,45 @@ def delete_runs(array: IntArray, levels: int, keep: int) -> IntArray:
         cells += same * (same - 1) // 2
         agree += same
         counts[col_idx, array[y]] -= 1
-    return array[alive]
+    return alive
 
 
 def fit_design(design: DesignArray, rounds: int, keep: int, seed: int) -> IntArray:
     """The design's columns and runs for ``rounds`` rounds of ``keep`` players.
 
     When runs must go and there are spare columns, a few column choices (the preferred
-    one and some random ones) are tried and the one whose truncation repeats least kept.
+    one and some random ones) are tried and the one whose truncation repeats least kept;
+    the truncation is then improved by exchanging kept and dropped runs.
     """
-    first = delete_runs(select_columns(design, rounds), design.levels, keep)
+    columns = select_columns(design, rounds)
+    first = _truncate(columns, design.levels, keep)
     if design.runs <= keep or design.columns <= rounds or not design.orthogonal:
         return first
     rng = np.random.default_rng([seed, design.runs, design.columns])
     best, best_r = first, array_repeats(first, design.levels)
+    best_top = int(_agreements(first).max())
     floor = rounds * (rounds - 1) // 2 * spread(keep, design.levels**2)
     for _ in range(12):
         if best_r <= floor:
             break
         cols = np.sort(rng.choice(design.columns, size=rounds, replace=False))
-        trial = delete_runs(design.array[:, cols], design.levels, keep)
+        if int(_agreements(design.array[:, cols]).max()) > best_top:
+            continue  # a random choice must not let pairs meet more often
+        trial = _truncate(design.array[:, cols], design.levels, keep)
         r = array_repeats(trial, design.levels)
         if r < best_r:
             best, best_r = trial, r
     return best
+
+
+def _truncate(array: IntArray, levels: int, keep: int) -> IntArray:
+    """:func:`delete_runs`, then :func:`swap_runs` over the deleted runs."""
+    runs = array.shape[0]
+    if runs <= keep:
+        return array
+    alive = _kept_runs(array, levels, keep)
+    order = np.concatenate([np.flatnonzero(alive), np.flatnonzero(~alive)])
+    return swap_runs(array[order], levels, keep)
 
 
 def pad_runs(

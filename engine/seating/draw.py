@@ -312,17 +312,22 @@ def _polish(
 ) -> tuple[tuple[int, int, int], str, IntArray]:
     """Annealing (from a greedy draw only: it would scramble a design) then tabu.
 
-    If half of the annealing cannot bring max λ down to the cap, the cap moves up to
-    what was reached, so the rest of the effort goes into R rather than into a cap out
-    of reach. (A design's start keeps the cap: its few excess meetings are easy to
+    The annealing prices meetings beyond the cap ever more dearly (see
+    :func:`anneal`); if it still cannot bring max λ down to the cap, the cap moves up
+    to what was reached, so tabu's effort goes into R rather than into a cap out of
+    reach. (A design's start keeps the cap: its few excess meetings are easy to
     repair.) Returns the :func:`_rank` of the result.
     """
     if name == _GREEDY:
-        half = opts.anneal_moves // 2
+        half = _anneal_budget(opts.anneal_moves, len(assign[0])) // 2
         assign = anneal(assign, w, moves=half, rng=rng, out_of_time=out_of_time)
-        w = _reachable_cap(assign, w)
-        assign = anneal(assign, w, moves=half, rng=rng, out_of_time=out_of_time)
-        w = _reachable_cap(assign, w)
+        capped = _reachable_cap(assign, w)
+        if capped is not w:  # the cap is out of reach: spend the rest on R under it
+            w = capped
+            assign = anneal(assign, w, moves=half, rng=rng, out_of_time=out_of_time)
+        else:
+            assign = anneal(assign, w, moves=half, rng=rng, out_of_time=out_of_time)
+            w = _reachable_cap(assign, w)
         name = "greedy + annealing"
     report(0.3)
     tables = [int(row.max()) + 1 for row in assign]
@@ -352,6 +357,12 @@ def _rank(assign: IntArray, w: Weights) -> tuple[int, int, int]:
     top = int(lam.max(initial=0))
     broken = int((lam - w.base)[w.avoid].sum()) // 2
     return broken, max(top, w.cap), objective(assign, replace(w, cap=max(top, w.cap)))
+
+
+def _anneal_budget(moves: int, players: int) -> int:
+    """Annealing moves for this event: a move costs about a table's size, so events
+    smaller than 130 players get proportionally more (up to 4×) in the same time."""
+    return moves * min(4 * 130, max(130, 130**2 // max(players, 1))) // 130
 
 
 def _tabu_budget(iterations: int, players: int) -> int:

@@ -277,13 +277,16 @@ def anneal(
 
     Pure-Python lists make a move cost a few microseconds, so a search started from a
     greedy draw covers far more ground than whole-round tabu before tabu polishes it.
-    Temperatures fall geometrically from 2 to 0.05 over ``moves``; a meeting beyond
-    the cap costs ``cap_weight`` and is in effect never accepted late on.
+    Temperatures fall geometrically from 2 to 0.05 over ``moves``. The price of a
+    meeting beyond the cap rises with them, geometrically from 1 to ``cap_weight``:
+    a cap priced in full from the start freezes the walk wherever the greedy draw
+    left pairs above it, while a cheap one early lets them be broken up on the way.
+    The best draw under the full price is returned.
     """
     rounds, n = assign.shape
     lam = meetings(assign, w.base).tolist()
     depth = rounds + int(w.base.max(initial=0)) + 2
-    step = [d + (w.cap_weight * (2 * (d - w.cap) + 1) if d >= w.cap else 0) for d in range(depth)]
+    over = [2 * (d - w.cap) + 1 if d >= w.cap else 0 for d in range(depth)]
     hard = (w.avoid_weight * w.avoid).astype(np.int64)
     static_all = hard.tolist()
     static_early = (hard + w.club_weight * w.club).tolist()
@@ -293,14 +296,21 @@ def anneal(
         m = int(row.max()) + 1
         tables.append([[int(p) for p in np.flatnonzero(row == j)] for j in range(m)])
     present = [[p for p in range(n) if row[p] >= 0] for row in where]
-    cur = objective(assign, w)
-    best, best_assign = cur, [list(r) for r in where]
+    full = objective(assign, w)
+    iu = np.triu_indices(n, 1)
+    excess = int((np.maximum(meetings(assign, w.base)[iu] - w.cap, 0) ** 2).sum())
+    rest = full - w.cap_weight * excess  # R, avoid and club terms
+    best, best_assign = full, [list(r) for r in where]
     ratio = 0.05 / 2.0
+    weight = 1.0
+    step: list[float] = []
     for i in range(moves):
         if i % 4096 == 0:
             if out_of_time():
                 break
             temp = 2.0 * ratio ** (i / moves)
+            weight = max(1.0, w.cap_weight ** (i / moves)) if w.cap_weight else 0.0
+            step = [d + weight * over[d] for d in range(depth)]
             draws = rng.random(4096).tolist()
             picks = rng.integers(0, 1 << 30, size=(4096, 3)).tolist()
         k0, k1, k2 = picks[i % 4096]
@@ -324,6 +334,15 @@ def anneal(
                 delta += step[la[x]] + sa[x] - step[lb[x] - 1] - sb[x]
         if delta > 0 and draws[i % 4096] >= math.exp(-delta / temp):
             continue
+        grown = 0
+        for x in ta:
+            if x != a:
+                grown += over[lb[x]] - over[la[x] - 1]
+        for x in tb:
+            if x != b:
+                grown += over[la[x]] - over[lb[x] - 1]
+        excess += grown
+        rest += round(delta - weight * grown)
         for x in ta:
             if x != a:
                 la[x] -= 1
@@ -339,7 +358,7 @@ def anneal(
         ta[ta.index(a)] = b
         tb[tb.index(b)] = a
         wt[a], wt[b] = jb, ja
-        cur += delta
-        if cur < best:
-            best, best_assign = cur, [list(r) for r in where]
+        full = rest + w.cap_weight * excess
+        if full < best:
+            best, best_assign = full, [list(r) for r in where]
     return np.array(best_assign, dtype=np.int64)

@@ -23,6 +23,7 @@ from engine.seating.designs import (
     punctured_affine_plane,
     quadratic_array,
     select_columns,
+    swap_runs,
 )
 from engine.seating.metrics import spread
 
@@ -191,3 +192,21 @@ def test_quadratic_array_reaches_the_round_pairs_bound_with_pairs_meeting_twice(
     assert _pair_counts(array[: min(runs, q * q)]).max() == 1
     with pytest.raises(ValueError):
         quadratic_array(q, q + 1, runs)
+
+
+def test_select_columns_keeps_affine_space_pairs_meeting_at_most_three_times() -> None:
+    design = affine_space(4)
+    # the first nine directions include whole lines of PG(2,4): five agreements
+    assert _pair_counts(design.array[:, :9]).max() == 5
+    assert _pair_counts(select_columns(design, 9)).max() == 3
+
+
+def test_swap_runs_lowers_repeats_and_keeps_tables_even() -> None:
+    array = difference_scheme_array(5).array[:, :6]
+    # keep the first 36 runs: whole rows of the difference scheme and one part row
+    start = array_repeats(array[:36], 5)
+    better = swap_runs(array, 5, 36)
+    assert better.shape == (36, 6)
+    for col in better.T:
+        assert sorted(set(np.bincount(col, minlength=5))) == [7, 8]
+    assert 15 * spread(36, 25) <= array_repeats(better, 5) < start

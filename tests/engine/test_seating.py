@@ -66,6 +66,9 @@ def pair_meetings(draw: SeatingDraw) -> Counter[tuple[str, str]]:
         (120, 12, None, 0, 1),  # AG(2,11), 11 tables of 10–11
         (200, 10, None, 0, 1),  # AG(2,16) less 56 points, 16 tables of 12–13
         (47, 7, None, 462, 2),  # OA(50,10,5,2) less 3 runs
+        (99, 9, 9, 648, 2),  # quadratics over GF(9): the plane plus 18 conics
+        (84, 7, 7, 735, 2),  # quadratics over GF(7): the plane plus 35 conics
+        (168, 6, 12, 360, 2),  # AG(2,13) less a point, even with per-round multipliers
     ],
 )
 def test_anchors_reach_their_bounds(
