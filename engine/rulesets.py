@@ -141,8 +141,10 @@ class Ruleset:
     @property
     def abstain_through(self) -> int:
         """Ballots 1 to this of a day allow abstaining, the later ones do not (0: none do)."""
-        allowed = [k for k in range(1, self.max_ballots + 1) if self.abstain_allowed(k)]
-        return len(allowed)
+        abstain = self.abstain
+        if abstain is _NOT_FINAL:
+            return self.max_ballots - 1
+        return self.max_ballots if abstain is _ALWAYS else 0
 
     def to_params(self) -> dict[str, object]:
         """The overridable parameters in their JSON form (spec §2, last bullet)."""

@@ -185,6 +185,29 @@ def _seats(seats: Iterable[int]) -> str:
 _seat_number = attrgetter("seat")
 
 
+class _Labels(dict[int, str]):
+    """Phase names by number, ``_NIGHT[2] == "night 2"``, each made once (up to 99)."""
+
+    __slots__ = ("kind",)
+
+    def __init__(self, kind: str) -> None:
+        super().__init__()
+        self.kind = kind
+
+    def __missing__(self, n: int) -> str:
+        label = f"{self.kind} {n}"
+        if n < 100:
+            self[n] = label
+        return label
+
+
+_NIGHT, _DAY = _Labels("night"), _Labels("day")
+
+# Deaths are frozen values, so games share them: one object per seat, cause and phase.
+_DEATHS: dict[tuple[int, Cause, str], Death] = {}
+_MAX_SHARED_DEATHS = 20_000  # every seat, cause and phase of games to 32 seats and 40 rounds
+
+
 class _Deal:
     """The seats read in one pass: each seat's card, the cards dealt, the players."""
 
@@ -310,7 +333,7 @@ class GameState:
     @property
     def label(self) -> str:
         """The current phase: ``"night N"`` or ``"day N"``."""
-        return f"{'night' if self.at_night else 'day'} {self.round}"
+        return _NIGHT[self.round] if self.at_night else _DAY[self.round]
 
     def _night_label(self) -> str:
         return f"night {self.round if self.at_night else self.round + 1}"
@@ -386,8 +409,13 @@ class GameState:
     # --- removing players and ending the game ----------------------------------------------
 
     def _remove(self, seat: int, cause: Cause) -> None:
-        label = f"{'night' if self.at_night else 'day'} {self.round}"  # self.label
-        death = Death(seat, cause, label)
+        label = _NIGHT[self.round] if self.at_night else _DAY[self.round]  # self.label
+        key = (seat, cause, label)
+        death = _DEATHS.get(key)
+        if death is None:
+            death = Death(seat, cause, label)
+            if len(_DEATHS) < _MAX_SHARED_DEATHS:
+                _DEATHS[key] = death
         self.alive.discard(seat)
         role = self.role[seat]
         alive_count = self.alive_count
@@ -490,7 +518,7 @@ class GameState:
 
     def _check_night(self, e: NightAction | Night) -> list[Violation]:
         number = self.round if self.at_night else self.round + 1
-        where = f"night {number}"
+        where = _NIGHT[number]
         if self.winner is not None:
             return [self._after_end(where)]
         if isinstance(e, Night) and e.n != number:
@@ -915,7 +943,7 @@ class GameState:
     def _check_last_words(self, e: LastWordsEntry) -> list[Violation]:
         if self.at_night:
             return self._unexpected("last words are recorded by day")
-        w = f"day {self.round}"  # the label, by day
+        w = _DAY[self.round]  # the label, by day
         n = self.n
         if not 1 <= e.seat <= n:
             v = self._unknown("last_words.unknown_seat", w, e.seat, "last words by")

@@ -1,8 +1,9 @@
-"""The fast readers give way to the full reader whenever a record is not plainly well formed.
+"""The fast paths give way to the full reader whenever a record is not plainly well formed.
 
 JSON text is read with the plain decoder and accepted only when its colons prove that no
 duplicate key was dropped; these tests pin the cases where that proof must fail (or must
-not be fooled) and check the verdict is the one the full reader gives.
+not be fooled) and check the verdict is the one the full reader gives. The replay's
+precomputed values are checked against what they stand for.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from typing import Any
 import pytest
 
 from engine.record import _read_slow, loads, read_record
+from engine.rulesets import RULESETS, get_ruleset
 from engine.simulate import simulate_game
+from engine.state import _DAY, _NIGHT
 from engine.validate import validate
 
 
@@ -76,3 +79,23 @@ def test_text_the_fast_path_turns_down_gets_the_full_report(text: str | bytes) -
     record, problems = read_record(text)
     assert record is None
     assert problems and problems[0].code.startswith("record.")
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [*RULESETS, {"base": "classic", "overrides": {"abstain": "not-final"}}],
+)
+def test_the_replays_abstain_limit_agrees_with_the_ruleset(spec: Any) -> None:
+    rules = get_ruleset(spec)
+    for k in range(1, rules.max_ballots + 1):
+        assert rules.abstain_allowed(k) is (k <= rules.abstain_through)
+
+
+def test_phase_names_past_the_shared_ones_are_still_right() -> None:
+    assert (_NIGHT[3], _DAY[99], _NIGHT[100], _DAY[250]) == (
+        "night 3",
+        "day 99",
+        "night 100",
+        "day 250",
+    )
+    assert 250 not in _DAY
