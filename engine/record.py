@@ -671,22 +671,22 @@ def _read_fast(obj: dict[str, Any]) -> GameRecord | None:
     if rules is None or type(raw_seats) is not list or not raw_seats:
         return None
     seats = []
+    players = []
     roles = _ROLES
     # Exactly the keys seat, player and role: three keys, none of them missing.
     for i, s in enumerate(raw_seats, 1):
         if type(s) is not dict or len(s) != 3:
             return None
         try:
-            number, player, role = s["seat"], s["player"], s["role"]
-        except KeyError:
+            # KeyError: a key missing or an unknown role; TypeError: an unhashable role
+            number, player, role = s["seat"], s["player"], roles[s["role"]]
+        except (KeyError, TypeError):
             return None
         if number != i or type(number) is not int or type(player) is not str or not player:
             return None
-        role = roles.get(role) if type(role) is str else None
-        if role is None:
-            return None
         seats.append(Seat(i, player, role))
-    if len({s.player for s in seats}) != len(seats):
+        players.append(player)
+    if len(set(players)) != len(players):
         return None
     meta = None
     if "meta" in obj:

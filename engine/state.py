@@ -285,6 +285,7 @@ class GameState:
         self.round = 1
         self.at_night = True
         self.deaths: list[Death] = []
+        self.ejected: list[int] = []  # the seats among ``deaths`` the referee removed
         self.death_of: dict[int, Death] = {}
         self.entitled: list[int] = []  # seats entitled to last words, in death order
         self.counted_deaths = 0  # kills and eliminations, for ``first-deaths``
@@ -618,6 +619,7 @@ class GameState:
         self.day_touched = True
         self.ejected_today.append(e.seat)
         if e.seat in self.alive:
+            self.ejected.append(e.seat)
             self._remove(e.seat, _EJECT)
 
     def _check_surrender(self, e: Surrender) -> list[Violation]:

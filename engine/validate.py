@@ -211,7 +211,7 @@ def validate(record: GameRecord | Mapping[str, Any] | str | bytes, strict: bool 
                 deaths=tuple(state.deaths),
                 last_words=tuple(state.entitled),
                 night1_victim=state.night1_victim,
-                ejected=tuple([d.seat for d in state.deaths if d.cause == "eject"]),
+                ejected=tuple(state.ejected),
                 replayed=True,
             )
         else:
