@@ -260,6 +260,45 @@ class _Deal:
 class GameState:
     """A game in play under one ruleset; see the module docstring."""
 
+    # Every event reads and writes several of these: slots are cheaper than a dict.
+    __slots__ = (
+        "_abstain_through",
+        "_counted",
+        "_tie",
+        "alive",
+        "alive_count",
+        "at_night",
+        "ballots",
+        "by_lot",
+        "candidates",
+        "counted_deaths",
+        "day_touched",
+        "dealt",
+        "death_of",
+        "deaths",
+        "ejected",
+        "ejected_today",
+        "eliminated",
+        "ended",
+        "entitled",
+        "log",
+        "lot",
+        "n",
+        "night1_victim",
+        "outcome",
+        "reason",
+        "role",
+        "round",
+        "rules",
+        "seats",
+        "setup_problems",
+        "speakers",
+        "spoken",
+        "stage",
+        "surrendered",
+        "winner",
+    )
+
     def __init__(
         self,
         ruleset: Ruleset,
