@@ -436,10 +436,11 @@ def swap_runs(array: IntArray, levels: int, keep: int, *, rounds: int = 200) -> 
 def delete_runs(array: IntArray, levels: int, keep: int) -> IntArray:
     """Drop runs until ``keep`` remain, keeping tables even and overlaps spread.
 
-    Each step deletes the run that shares the fewest cells (pairs of columns in which
-    both agree) with those already deleted, since every shared cell leaves a pair of
-    tables overlapping unevenly; then the fewest single agreements; then the run at the
-    fullest tables.
+    Each step deletes the run whose deletion removes the most repeats: the cells (pairs
+    of columns) it shares with the runs still there, i.e. its own repeats less those
+    shared with runs already deleted (in an orthogonal array every run has the same
+    own repeats, so this is the fewest shared cells); then the fewest single
+    agreements with deleted runs; then the run at the fullest tables.
     """
     return array[_kept_runs(array, levels, keep)]
 
@@ -453,6 +454,10 @@ def _kept_runs(array: IntArray, levels: int, keep: int) -> npt.NDArray[np.bool_]
     counts = np.stack([np.bincount(array[:, c], minlength=levels) for c in range(cols)])
     col_idx = np.arange(cols)
     scale = levels * cols * runs
+    # a run's own repeats: deleting it removes them, less the cells it shares with
+    # runs deleted before (every run of an orthogonal array has the same)
+    agreements = _agreements(array)
+    cells -= (agreements * (agreements - 1) // 2).sum(axis=1)
     for _ in range(runs - keep):
         fullness = counts[col_idx, array].sum(axis=1)
         score = (cells * (cols * runs) + agree) * scale - fullness

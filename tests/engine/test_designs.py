@@ -210,3 +210,18 @@ def test_swap_runs_lowers_repeats_and_keeps_tables_even() -> None:
     for col in better.T:
         assert sorted(set(np.bincount(col, minlength=5))) == [7, 8]
     assert 15 * spread(36, 25) <= array_repeats(better, 5) < start
+
+
+def test_delete_runs_drops_the_runs_that_repeat_most() -> None:
+    # AG(2,8) less a point is not an orthogonal array: its runs repeat unequally, and
+    # the best three to drop (by exhaustion over all of them) leave R = 350
+    array = punctured_affine_plane(8, puncture_multipliers(8)).array
+    agree = _pair_counts(array)
+    cells = np.zeros((63, 63), dtype=np.int64)
+    cells[np.triu_indices(63, 1)] = agree * (agree - 1) // 2
+    cells += cells.T
+    own = cells.sum(axis=1)
+    i, j, k = np.array(list(itertools.combinations(range(63), 3))).T
+    left = array_repeats(array, 7) - own[i] - own[j] - own[k] + cells[i, j] + cells[i, k]
+    best = int((left + cells[j, k]).min())
+    assert array_repeats(delete_runs(array, 7, 60), 7) == best == 350
