@@ -319,7 +319,7 @@ def _polish(
     repair.) Returns the :func:`_rank` of the result.
     """
     if name == _GREEDY:
-        half = _anneal_budget(opts.anneal_moves, len(assign[0])) // 2
+        half = opts.anneal_moves // 2
         assign = anneal(assign, w, moves=half, rng=rng, out_of_time=out_of_time)
         capped = _reachable_cap(assign, w)
         if capped is not w:  # the cap is out of reach: spend the rest on R under it
@@ -357,12 +357,6 @@ def _rank(assign: IntArray, w: Weights) -> tuple[int, int, int]:
     top = int(lam.max(initial=0))
     broken = int((lam - w.base)[w.avoid].sum()) // 2
     return broken, max(top, w.cap), objective(assign, replace(w, cap=max(top, w.cap)))
-
-
-def _anneal_budget(moves: int, players: int) -> int:
-    """Annealing moves for this event: a move costs about a table's size, so events
-    smaller than 130 players get proportionally more (up to 4×) in the same time."""
-    return moves * min(4 * 130, max(130, 130**2 // max(players, 1))) // 130
 
 
 def _tabu_budget(iterations: int, players: int) -> int:
