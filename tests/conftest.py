@@ -70,7 +70,9 @@ def celery_worker_process(django_db_setup: None) -> Iterator[subprocess.Popen[by
     env["DATABASE_URL"] = _database_url_for_worker()
     env["PY"] = sys.executable
     node = f"tianhei-test-{uuid.uuid4().hex[:8]}@localhost"
-    log = open(ROOT / ".pytest_cache" / "worker.log", "wb")  # noqa: SIM115 - closed below
+    log_dir = ROOT / ".pytest_cache"  # exists unless pytest runs with -p no:cacheprovider
+    log_dir.mkdir(exist_ok=True)
+    log = open(log_dir / "worker.log", "wb")  # noqa: SIM115 - closed below
     process = subprocess.Popen(
         [str(ROOT / "bin" / "worker"), "--pool", "solo", "--hostname", node],
         cwd=ROOT,
