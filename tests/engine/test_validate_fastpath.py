@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from engine.record import _read_slow, loads, read_record
+from engine.record import Night, _read_slow, loads, parse_record, read_record
 from engine.rulesets import RULESETS, get_ruleset
 from engine.simulate import simulate_game
-from engine.state import _DAY, _NIGHT
+from engine.state import _DAY, _NIGHT, GameState, day_events
 from engine.validate import validate
 
 
@@ -99,3 +99,19 @@ def test_phase_names_past_the_shared_ones_are_still_right() -> None:
         "day 250",
     )
     assert 250 not in _DAY
+
+
+def test_a_replay_that_keeps_no_log_judges_alike_but_cannot_write_a_record(
+    game: dict[str, Any],
+) -> None:
+    record = parse_record(game)
+    kept = GameState(record.rules, record.seats)
+    judged = GameState(record.rules, record.seats, lenient=True, keep_log=False)
+    for state in (kept, judged):
+        for phase in record.log or ():
+            for event in [phase] if isinstance(phase, Night) else day_events(phase):
+                state.apply(event)
+    assert (judged.winner, judged.ended, judged.deaths) == (kept.winner, kept.ended, kept.deaths)
+    assert kept.to_record().log == record.log
+    with pytest.raises(RuntimeError):
+        judged.to_record()
