@@ -18,6 +18,7 @@ from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.defaultfilters import floatformat
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.formats import date_format, number_format
@@ -240,6 +241,50 @@ def player_events_html(rows: list[Any]) -> str:
     return "".join(out)
 
 
+def chart_svg_html(chart: rankings.Chart) -> str:
+    """The rating chart's SVG content: grid with rating ticks, the ± uncertainty band, the
+    rating line, the last point and the first and last dates."""
+    out = []
+    for y, label in chart.y_ticks:
+        out.append(
+            f'<line class="grid" x1="44" x2="{chart.width}" y1="{y:.1f}" y2="{y:.1f}"/>'
+            f'<text x="40" y="{y:.1f}" text-anchor="end" dominant-baseline="middle">'
+            f"{escape(label)}</text>"
+        )
+    out.append(f'<polygon class="band" points="{chart.band}"/>')
+    out.append(f'<polyline class="line" points="{chart.line}"/>')
+    if chart.last:
+        x, y = chart.last
+        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5" fill="#f0b429"/>')
+    for i, (x, label) in enumerate(chart.x_labels):
+        anchor = "start" if i == 0 else "end"
+        out.append(
+            f'<text x="{x:.1f}" y="{chart.height - 4}" text-anchor="{anchor}">'
+            f"{escape(label)}</text>"
+        )
+    return "".join(out)
+
+
+def role_rows_html(roles: list[rankings.RoleRecord]) -> str:
+    """The per-role record: games, wins, win rate, its Wilson interval, the role rating."""
+    out = []
+    for r in roles:
+        if r.games:
+            low, high = r.interval
+            rate = f"{round(r.wins / r.games * 100)}%"
+            interval = f"{floatformat(low, 2)}–{floatformat(high, 2)}"
+        else:
+            rate = interval = "—"
+        rating = floatformat(r.rating, 0) if r.rating is not None else "—"
+        out.append(
+            f'<tr><td class="role-{escape(r.role)}">{escape(r.label)}</td>'
+            f'<td class="num">{r.games}</td><td class="num">{r.wins}</td>'
+            f'<td class="num">{rate}</td><td class="num">{interval}</td>'
+            f'<td class="num">{rating}</td></tr>'
+        )
+    return "".join(out)
+
+
 @require_GET
 def player_page(request: HttpRequest, handle: str) -> HttpResponse:
     try:
@@ -247,16 +292,20 @@ def player_page(request: HttpRequest, handle: str) -> HttpResponse:
     except Player.DoesNotExist:
         raise Http404 from None
     rating = rankings.player_rating(player)
-    history = rankings.rating_history(player)
+    chart = rankings.rating_chart(rankings.rating_history(player))
     games = rankings.recent_games(player)
+    roles = rankings.role_records(rating)
     return render(
         request,
         "league/public/player.html",
         {
             "player": player,
             "rating": rating,
-            "roles": rankings.role_records(rating),
-            "chart": rankings.rating_chart(history),
+            "roles": roles,
+            # Built directly, like the tables below: template loops cost more than the data.
+            "roles_html": mark_safe(role_rows_html(roles)),
+            "chart": chart,
+            "chart_html": mark_safe(chart_svg_html(chart)) if chart else "",
             "games_html": mark_safe(player_games_html(games)),  # built from escaped parts
             "events_html": mark_safe(  # built from escaped parts
                 player_events_html(rankings.events_played(player))

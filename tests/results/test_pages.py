@@ -99,6 +99,19 @@ def test_player_page(client: Client, ev: Played) -> None:
     rating = PlayerRating.objects.get(player=player)
     assert sum(r.games for r in response.context["roles"]) == rating.games == 2
     assert ev.event.name in text
+    table = text[
+        text.index('<table id="role-record">') : text.index("</table>", text.index("role-record"))
+    ]
+    assert table.count("<tr>") == 4  # the header and one row a role
+    for role in response.context["roles"]:
+        row = table[table.index(f'class="role-{role.role}"') :].split("</tr>")[0]
+        assert f'<td class="num">{role.games}</td><td class="num">{role.wins}</td>' in row
+        if role.games:  # win rate and its Wilson interval, as "50%" and "0.09–0.91"
+            low, high = role.interval
+            assert f"{round(100 * role.wins / role.games)}%" in row
+            assert f"{low:.2f}–{high:.2f}" in row
+        else:
+            assert row.count("—") >= 2
 
 
 def test_game_account_tells_the_nights(client: Client, ev: Played) -> None:
