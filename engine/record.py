@@ -786,9 +786,12 @@ def _read_text_fast(text: str | bytes) -> GameRecord | None:
     """JSON text of a well-formed record without duplicate keys, read by the fast reader.
 
     Parses with the plain decoder, which silently keeps the last of two equal keys, then
-    proves there were none: each key of the text is followed by a colon, so if the
-    objects read hold as many keys as the text has colons, no key was dropped. Colons
-    inside strings only make the proof fail; None then sends the text to the full reader.
+    proves there were none. Each key of the text is followed by a colon, and the other
+    colons are inside strings; so if the objects read hold as many keys as the text has
+    colons, no key was dropped. If the text has more colons, the proof still holds when
+    the strings kept hold the difference, as long as none of their colons was written as
+    an escape (it would be in a string but not in the text). None sends the text to the
+    full reader.
     """
     try:
         obj = json.loads(text)
@@ -800,7 +803,17 @@ def _read_text_fast(text: str | bytes) -> GameRecord | None:
     if record is None:
         return None
     colons = text.count(":") if isinstance(text, str) else text.count(b":")
-    return record if _key_count(obj) == colons else None
+    keys = _key_count(obj)
+    if colons == keys:
+        return record
+    if (
+        isinstance(text, str)
+        and "\\u003a" not in text
+        and "\\u003A" not in text
+        and colons == keys + _colons_in_strings(record)
+    ):
+        return record
+    return None
 
 
 def _key_count(obj: dict[str, Any]) -> int:
@@ -823,6 +836,23 @@ def _key_count(obj: dict[str, Any]) -> int:
                 count += len(ballot)
         if "last_words" in phase:
             count += 2 * len(phase["last_words"])
+    return count
+
+
+def _colons_in_strings(record: GameRecord) -> int:
+    """Colons in the strings of a record the fast reader accepted.
+
+    The only free text there is player names, meta and award reasons: every other string
+    is a key or value from a fixed list without colons.
+    """
+    count = 0
+    for seat in record.seats:
+        count += seat.player.count(":")
+    for key, value in (record.meta or {}).items():
+        count += key.count(":") + value.count(":")
+    for award in record.awards or ():
+        if award.reason is not None:
+            count += award.reason.count(":")
     return count
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from engine.record import Night, _read_slow, loads, parse_record, read_record
+from engine.record import Night, _read_slow, _read_text_fast, loads, parse_record, read_record
 from engine.rulesets import RULESETS, get_ruleset
 from engine.simulate import simulate_game
 from engine.state import _DAY, _NIGHT, GameState, day_events
@@ -56,22 +56,49 @@ def test_a_dropped_duplicate_key_is_reported(game: dict[str, Any], old: str, new
     assert not validate(planted).valid
 
 
-def test_a_duplicate_hidden_behind_a_colon_in_a_string_is_still_found(
-    game: dict[str, Any],
-) -> None:
-    """A colon inside a name makes up the count a dropped key leaves short."""
+def test_a_duplicate_beside_a_colon_in_a_string_is_still_found(game: dict[str, Any]) -> None:
+    """A colon inside a name could make up the count a dropped key leaves short."""
     game["seats"][0]["player"] = "Dr: Who"
     planted = json.dumps(game).replace('"kill": ', '"kill": 1, "kill": ', 1)
     problems = read_record(planted)[1]
     assert [p.code for p in problems] == ["record.duplicate_key"]
 
 
-def test_colons_in_strings_only_cost_the_full_reader(game: dict[str, Any]) -> None:
+def test_colons_in_strings_are_accounted_for(game: dict[str, Any]) -> None:
     game["seats"][3]["player"] = "a:b"
-    game["meta"] = {"event": "Cup: final", "time": "10:30"}
+    game["meta"] = {"event": "Cup: final", "time:start": "10:30"}
+    game["awards"] = [{"seat": 2, "kind": "bonus", "points": 1, "reason": "note: kept"}]
     text = json.dumps(game, indent=2)
+    assert _read_text_fast(text) is not None
     assert read_record(text) == read_record(game) == _full(text)
     assert validate(text).valid
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ('"Cup: final"', '"Cup: final", "event": "x"'),  # a duplicate beside a colon
+        ('"event": ', '"event": "dropped: this", "event": '),  # a colon in what was dropped
+    ],
+)
+def test_colons_in_strings_do_not_hide_a_duplicate(
+    game: dict[str, Any], old: str, new: str
+) -> None:
+    game["meta"] = {"event": "Cup: final"}
+    planted = json.dumps(game).replace(old, new, 1)
+    assert _read_text_fast(planted) is None
+    assert "record.duplicate_key" in [p.code for p in read_record(planted)[1]]
+
+
+def test_an_escaped_colon_cannot_stand_in_for_a_dropped_key(game: dict[str, Any]) -> None:
+    """``\\u003a`` is a colon in the string but not in the text: the count cannot use it."""
+    game["seats"][0]["player"] = "Dr: Who"
+    text = json.dumps(game).replace("Dr: Who", "Dr\\u003a Who")
+    assert read_record(text) == read_record(game) == _full(text)
+    planted = text.replace('"kill": ', '"kill": 1, "kill": ', 1)
+    assert planted.count(":") == text.count(":") + 1  # as if the name's colon were literal
+    assert _read_text_fast(planted) is None
+    assert [p.code for p in read_record(planted)[1]] == ["record.duplicate_key"]
 
 
 @pytest.mark.parametrize("text", ["{", '{"a": 1,}', "\ufeff{}", "[1, 2]", "null", b"\xff"])
