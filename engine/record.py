@@ -819,9 +819,9 @@ def _read_text_fast(text: str | bytes) -> GameRecord | None:
 def _key_count(obj: dict[str, Any]) -> int:
     """The keys in every object of a record the fast reader accepted.
 
-    Its ruleset is then an id, meta and awards hold no objects and each seat has three
-    keys, so the objects are the record, meta, result, awards, phases, ballots and last
-    words.
+    Its ruleset is then an id, meta and each award are flat objects and each seat has
+    three keys, so the objects are the record, meta, result, awards, seats, phases,
+    ballots and last words.
     """
     count = len(obj) + 3 * len(obj["seats"])
     for part in ("meta", "result"):
