@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from django.db import connection
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 from django.utils.translation import gettext_lazy as _
 
@@ -243,13 +244,40 @@ def player_rating(player: Player) -> PlayerRating | None:
         return None
 
 
+# The player page's three lists are read on every view of any of thousands of players (no
+# cache helps there); building and compiling their querysets cost about as much as running
+# them, so they are written out once here. Plain SQL that SQLite and PostgreSQL both run;
+# the backends' column types give dates, booleans and (on PostgreSQL) decimals.
+_HISTORY_SQL = f"""
+    SELECT played_on, game_id, rating, uncertainty FROM {RatingPoint._meta.db_table}
+    WHERE player_id = %s ORDER BY played_on, game_id"""
+_RECENT_SQL = f"""
+    SELECT rp.game_id, rp.played_on, rp.role, rp.outcome, rp.rating, rp.event_id, e.name,
+           c.slug, c.name
+    FROM {RatingPoint._meta.db_table} rp
+    LEFT OUTER JOIN {Event._meta.db_table} e ON rp.event_id = e.id
+    INNER JOIN {Club._meta.db_table} c ON rp.club_id = c.id
+    WHERE rp.player_id = %s ORDER BY rp.played_on DESC, rp.game_id DESC LIMIT %s"""
+_EVENTS_SQL = f"""
+    SELECT s.event_id, e.name, e.slug, c.slug, c.name, e.starts_on, s.rank, s.tied, s.points,
+           s.games
+    FROM {EventStanding._meta.db_table} s
+    INNER JOIN {Event._meta.db_table} e ON s.event_id = e.id
+    INNER JOIN {Club._meta.db_table} c ON e.club_id = c.id
+    WHERE s.player_id = %s AND e.status IN ({", ".join(["%s"] * len(PUBLIC_EVENT_STATUSES))})
+    ORDER BY e.starts_on DESC, s.event_id DESC"""
+
+
+def _rows(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows: list[tuple[Any, ...]] = cursor.fetchall()
+        return rows
+
+
 def rating_history(player: Player) -> list[tuple[Any, int, float, float]]:
     """(played_on, game_id, rating, uncertainty) after each of the player's rated games."""
-    return list(
-        RatingPoint.objects.filter(player=player)
-        .order_by("played_on", "game_id")
-        .values_list("played_on", "game_id", "rating", "uncertainty")
-    )
+    return [(day, game, rating, unc) for day, game, rating, unc in _rows(_HISTORY_SQL, [player.pk])]
 
 
 @dataclass(frozen=True)
@@ -267,22 +295,7 @@ class PlayedGame:
 
 def recent_games(player: Player, limit: int = 30) -> list[PlayedGame]:
     """The player's last released games, newest first, with their event and club."""
-    return [
-        PlayedGame(*row)
-        for row in RatingPoint.objects.filter(player=player)
-        .order_by("-played_on", "-game_id")
-        .values_list(
-            "game_id",
-            "played_on",
-            "role",
-            "outcome",
-            "rating",
-            "event_id",
-            "event__name",
-            "club__slug",
-            "club__name",
-        )[:limit]
-    ]
+    return [PlayedGame(*row) for row in _rows(_RECENT_SQL, [player.pk, limit])]
 
 
 @dataclass(frozen=True)
@@ -302,24 +315,16 @@ class EventPlayed:
 def events_played(player: Player) -> list[EventPlayed]:
     """The published events the player has a standing in, newest first."""
     return [
-        EventPlayed(*row)
-        for row in EventStanding.objects.filter(
-            player=player, event__status__in=PUBLIC_EVENT_STATUSES
-        )
-        .order_by("-event__starts_on", "-event_id")
-        .values_list(
-            "event_id",
-            "event__name",
-            "event__slug",
-            "event__club__slug",
-            "event__club__name",
-            "event__starts_on",
-            "rank",
-            "tied",
-            "points",
-            "games",
+        EventPlayed(event, name, slug, club, club_name, day, rank, bool(tied), _decimal(pts), n)
+        for event, name, slug, club, club_name, day, rank, tied, pts, n in _rows(
+            _EVENTS_SQL, [player.pk, *PUBLIC_EVENT_STATUSES]
         )
     ]
+
+
+def _decimal(value: Any) -> Decimal:
+    """A DecimalField read by hand: PostgreSQL gives a Decimal, SQLite an int or float."""
+    return value if isinstance(value, Decimal) else Decimal(str(value))
 
 
 @dataclass(frozen=True)
