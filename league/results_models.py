@@ -178,7 +178,6 @@ class RatingPoint(models.Model):
     role = models.CharField(max_length=10)
     #: win, loss or draw
     outcome = models.CharField(max_length=5)
-    points = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
     rating = models.FloatField()
     uncertainty = models.FloatField()
     event = models.ForeignKey(
