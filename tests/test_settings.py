@@ -13,7 +13,8 @@ PROBE = (
     "import json, django; django.setup(); from django.conf import settings as s;"
     "print(json.dumps({'engine': s.DATABASES['default']['ENGINE'],"
     " 'eager': s.CELERY_TASK_ALWAYS_EAGER, 'cache': s.CACHES['default']['BACKEND'],"
-    " 'conn_max_age': s.DATABASES['default'].get('CONN_MAX_AGE', 0), 'debug': s.DEBUG}))"
+    " 'conn_max_age': s.DATABASES['default'].get('CONN_MAX_AGE', 0), 'debug': s.DEBUG,"
+    " 'db_options': s.DATABASES['default'].get('OPTIONS', {})}))"
 )
 
 
@@ -29,6 +30,8 @@ def run_with(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str
             "DEBUG",
             "SECRET_KEY",
             "ALLOWED_HOSTS",
+            "CONN_MAX_AGE",
+            "DB_PREPARED_STATEMENTS",
         }
     }
     clean["DJANGO_SETTINGS_MODULE"] = "config.settings"
@@ -56,6 +59,7 @@ def test_embedded_defaults_are_sqlite_eager_and_local_cache() -> None:
         "cache": "django.core.cache.backends.locmem.LocMemCache",
         "conn_max_age": 0,
         "debug": True,
+        "db_options": {"timeout": 20},
     }
 
 
@@ -71,6 +75,18 @@ def test_scale_mode_uses_postgres_broker_and_redis_cache() -> None:
     assert loaded["eager"] is False
     assert loaded["cache"] == "django.core.cache.backends.redis.RedisCache"
     assert loaded["conn_max_age"] == 60
+    # Prepared statements: psycopg binds on the server and prepares after five uses.
+    assert loaded["db_options"] == {"server_side_binding": True, "prepare_threshold": 5}
+
+
+def test_prepared_statements_can_be_switched_off_for_a_transaction_pooler() -> None:
+    loaded = probe(
+        {
+            "DATABASE_URL": "postgres://tianhei:pw@db.example:5433/tianhei",
+            "DB_PREPARED_STATEMENTS": "0",
+        }
+    )
+    assert loaded["db_options"] == {}
 
 
 def test_debug_off_without_secret_key_refuses_to_start() -> None:
