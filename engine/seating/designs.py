@@ -31,6 +31,7 @@ __all__ = [
     "array_repeats",
     "delete_runs",
     "difference_scheme_array",
+    "exact_pads",
     "fit_design",
     "pad_runs",
     "prime_power",
@@ -517,6 +518,7 @@ def pad_runs(
     cap: int = 2,
     moves: int = 60_000,
     seed: int = 0,
+    exact: bool = True,
 ) -> IntArray:
     """Add runs (players beyond the design) until ``keep``, up to as many as it has.
 
@@ -532,6 +534,9 @@ def pad_runs(
     extras' meetings with the design is the same wherever they sit, so what remains is
     how often the extras meet each other; with a punctured plane, it is which cells
     (pairs of tables of two rounds) already hold two players.
+
+    With ``exact`` and at most one extra per table, :func:`exact_pads` is tried too,
+    and kept unless the local search did better (fewer meetings beyond ``cap``, then R).
     """
     runs, cols = array.shape
     extra = keep - runs
@@ -561,8 +566,160 @@ def pad_runs(
         table_of[rows] = chosen
         pads[:, c] = table_of[shape[:, c]]
         met += member[c][:, pads[:, c]].T
-    full = np.vstack([array, pads])
-    return _improve_pads(full, runs, levels, cap, moves, seed)
+    full = _improve_pads(np.vstack([array, pads]), runs, levels, cap, moves, seed)
+    if exact and extra <= levels:
+        best = exact_pads(array, levels, extra, cap=cap)
+        if best is not None:
+            found = np.vstack([array, best])
+            if _pad_cost(found, runs, cap) <= _pad_cost(full, runs, cap):
+                return found
+    return full
+
+
+def _pad_cost(full: IntArray, runs: int, cap: int) -> tuple[int, int]:
+    """Meetings beyond ``cap`` of pairs with an extra run in them, then their R."""
+    agree = _agreements(full)[runs:]
+    agree[:, runs:] = np.triu(agree[:, runs:], 1)
+    return int(np.maximum(agree - cap, 0).sum()), int((agree * (agree - 1) // 2).sum())
+
+
+def exact_pads(
+    array: IntArray, levels: int, extra: int, *, cap: int = 2, node_limit: int = 400_000
+) -> IntArray | None:
+    """``extra`` runs, one per table in every column (so they never meet each other),
+    meeting no run more than ``cap`` times, of least total R; ``None`` if the bounded
+    search finds none.
+
+    An extra run x adds ``Σ over column pairs of cell(x)`` to R: the design's runs in
+    the pair of tables it sits at. A branch and bound over columns (each partial cost
+    plus the least cell of every pair still open is a floor) finds the least cost of
+    one run meeting nobody beyond the cap; then every run within a small slack of it
+    is listed (the slack grows until enough are found), and a search picks ``extra``
+    of them that differ in every column, least total first. Deterministic: the effort
+    is counted in search nodes, not time.
+    (AG(2, 11) less a point: the ten runs of least cost, 47, differ in every column,
+    giving 130 players on 10 tables of 13 with max λ 2 and R 1,370.)
+    """
+    cols = array.shape[1]
+    if extra <= 0 or extra > levels or cols < 2:
+        return None
+    masks = [[0] * levels for _ in range(cols)]
+    for r, row in enumerate(array.tolist()):
+        for c, v in enumerate(row):
+            masks[c][v] |= 1 << r
+    cell = [[[[0] * levels for _ in range(levels)] for _ in range(cols)] for _ in range(cols)]
+    floor_after = [0] * (cols + 1)  # least cells of the column pairs not yet fixed
+    least = [[0] * cols for _ in range(cols)]
+    for i, j in itertools.combinations(range(cols), 2):
+        counts = np.bincount(array[:, i] * levels + array[:, j], minlength=levels * levels)
+        grid = counts.reshape(levels, levels).tolist()
+        cell[i][j] = grid
+        least[i][j] = int(counts.min())
+    for k in range(cols + 1):
+        floor_after[k] = sum(least[i][j] for j in range(k, cols) for i in range(j))
+    nodes = [0]
+    choice: list[int] = []
+
+    def listing(k: int, cost: int, met: list[int], limit: int, out: list[tuple[int, int]]) -> None:
+        """Every run (as ``(cost, code)``) within ``limit``; ``met[h]``: runs met > h times."""
+        nodes[0] += 1
+        if k == cols:
+            out.append((cost, _code(choice, levels)))
+            return
+        for v in range(levels):
+            table = masks[k][v]
+            if table & met[cap - 1] or nodes[0] > node_limit or len(out) >= _MAX_LISTED:
+                continue
+            add = sum(cell[i][k][choice[i]][v] for i in range(k))
+            if cost + add + floor_after[k + 1] > limit:
+                continue
+            met_after = [met[0] | table] + [met[h] | (met[h - 1] & table) for h in range(1, cap)]
+            choice.append(v)
+            listing(k + 1, cost + add, met_after, limit, out)
+            choice.pop()
+
+    def cheapest(k: int, cost: int, met: list[int], best: list[int]) -> None:
+        """Branch and bound: ``best[0]`` becomes the least cost of one run."""
+        nodes[0] += 1
+        if k == cols:
+            best[0] = cost
+            return
+        options = []
+        for v in range(levels):
+            table = masks[k][v]
+            if not table & met[cap - 1]:
+                options.append((sum(cell[i][k][choice[i]][v] for i in range(k)), v))
+        for add, v in sorted(options):
+            if cost + add + floor_after[k + 1] >= best[0] or nodes[0] > node_limit:
+                continue
+            table = masks[k][v]
+            met_after = [met[0] | table] + [met[h] | (met[h - 1] & table) for h in range(1, cap)]
+            choice.append(v)
+            cheapest(k + 1, cost + add, met_after, best)
+            choice.pop()
+
+    lowest = [1 << 62]
+    cheapest(0, 0, [0] * cap, lowest)
+    if nodes[0] > node_limit or lowest[0] >= 1 << 62:
+        return None
+    for slack in range(_MAX_SLACK + 1):
+        found: list[tuple[int, int]] = []
+        listing(0, 0, [0] * cap, lowest[0] + slack, found)
+        if nodes[0] > node_limit:
+            return None
+        if len(found) < extra:
+            continue
+        found.sort()
+        vectors = [_decode(code, levels, cols) for _, code in found]
+        picked = _disjoint(vectors, extra, node_limit)
+        if picked is not None:
+            return np.array([vectors[i] for i in picked], dtype=np.int64)
+    return None
+
+
+# exact_pads: how far above the least cost it looks, and how many runs it lists
+_MAX_SLACK = 6
+_MAX_LISTED = 20_000
+
+
+def _code(choice: Sequence[int], levels: int) -> int:
+    out = 0
+    for v in choice:
+        out = out * levels + v
+    return out
+
+
+def _decode(code: int, levels: int, cols: int) -> list[int]:
+    out = []
+    for _ in range(cols):
+        code, v = divmod(code, levels)
+        out.append(v)
+    return out[::-1]
+
+
+def _disjoint(vectors: list[list[int]], count: int, node_limit: int) -> list[int] | None:
+    """Indices of ``count`` vectors differing in every position, earliest (cheapest)
+    first; depth-first, at most ``node_limit`` steps."""
+    nodes = 0
+    chosen: list[int] = []
+
+    def extend(start: int) -> bool:
+        nonlocal nodes
+        if len(chosen) == count:
+            return True
+        for i in range(start, len(vectors) - (count - len(chosen)) + 1):
+            nodes += 1
+            if nodes > node_limit:
+                return False
+            v = vectors[i]
+            if all(all(a != b for a, b in zip(v, vectors[j], strict=True)) for j in chosen):
+                chosen.append(i)
+                if extend(i + 1):
+                    return True
+                chosen.pop()
+        return False
+
+    return list(chosen) if extend(0) else None
 
 
 def _improve_pads(

@@ -16,6 +16,7 @@ from engine.seating.designs import (
     difference_scheme,
     difference_scheme_array,
     difference_scheme_orders,
+    exact_pads,
     fit_design,
     pad_runs,
     prime_power,
@@ -25,7 +26,7 @@ from engine.seating.designs import (
     select_columns,
     swap_runs,
 )
-from engine.seating.metrics import spread
+from engine.seating.metrics import meeting_matrix, spread
 
 ORDERS = (2, 3, 4, 5, 7, 8, 9, 11, 13, 16)
 
@@ -142,10 +143,54 @@ def test_pad_runs_adds_one_player_per_table_when_that_is_enough() -> None:
         assert (np.bincount(col, minlength=10) == 13).all()
     # the local search beats the column-by-column assignment it starts from on meetings
     # beyond two (R may rise a little for it)
-    start = pad_runs(base, 10, 130, moves=0)
+    start = pad_runs(base, 10, 130, moves=0, exact=False)
     assert _excess(padded) < _excess(start)
     with pytest.raises(ValueError):
         pad_runs(base, 10, 241)
+
+
+def test_exact_pads_on_the_punctured_plane_of_eleven_reach_1370_at_max_lambda_two() -> None:
+    base = select_columns(punctured_affine_plane(11, puncture_multipliers(11)), 10)
+    extras = exact_pads(base, 10, 10)
+    assert extras is not None
+    full = np.vstack([base, extras])
+    for col in full.T:
+        assert (np.bincount(col, minlength=10) == 13).all()
+    lam = meeting_matrix(130, [[list(np.flatnonzero(c == j)) for j in range(10)] for c in full.T])
+    assert lam.max() == 2
+    assert array_repeats(full, 10) == 1370  # bound 1,350: each extra costs 47, not 45
+    # pad_runs keeps it: the local search alone leaves pairs meeting three times
+    assert (pad_runs(base, 10, 130, seed=1) == full).all()
+
+
+def test_exact_pads_least_cost_matches_brute_force() -> None:
+    design = punctured_affine_plane(5, puncture_multipliers(5))  # 24 runs, 4 tables
+    outcomes = set()
+    for cols, cap in [(3, 2), (4, 2), (5, 2), (5, 3)]:
+        base = select_columns(design, cols)
+        costs = []
+        for vec in itertools.product(range(4), repeat=cols):
+            agree = (base == np.array(vec)).sum(axis=1)
+            if agree.max() <= cap:
+                costs.append(int((agree * (agree - 1) // 2).sum()))
+        extras = exact_pads(base, 4, 1, cap=cap)
+        outcomes.add(extras is None)
+        if not costs:
+            assert extras is None
+            continue
+        assert extras is not None
+        agree = (base == extras[0]).sum(axis=1)
+        assert agree.max() <= cap
+        assert int((agree * (agree - 1) // 2).sum()) == min(costs)
+    assert outcomes == {True, False}  # both kinds of case were met
+    # in an affine plane any two lines of different directions share a point, so an
+    # extra player meets somebody twice: none fits under cap 1. Under cap 2 its lines
+    # and the line at infinity would be lines no three through a point, dually an arc:
+    # 7 of them in PG(2, 5) exceed an oval's 6, so all 6 directions fail, 5 do not
+    plane = affine_plane(5).array
+    assert exact_pads(plane, 5, 1, cap=1) is None
+    assert exact_pads(plane, 5, 1, cap=2) is None
+    assert exact_pads(plane[:, :5], 5, 1, cap=2) is not None
 
 
 def test_pad_runs_extras_beyond_one_per_table_follow_a_copy_of_the_design() -> None:
