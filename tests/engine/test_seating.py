@@ -95,6 +95,26 @@ def test_bounds_for_the_120_anchor() -> None:
     assert bounds.max_meetings == 2
 
 
+def test_130_players_on_10_tables_of_13_within_two_percent_at_max_lambda_two() -> None:
+    problem = SeatingProblem(players=ids(130), rounds=10, tables=10, seed=7)
+    draw = draw_seating(problem, time_limit=10.0, options=QUICK)
+    assert_valid(draw)
+    m = draw.metrics
+    assert (m.max_meetings, m.max_meetings_bound, m.repeats_bound) == (2, 2, 1350)
+    assert m.repeats <= 1370  # AG(2,11) less a point, ten extras of cost 47 each
+
+
+@pytest.mark.parametrize(("players", "rounds"), [(37, 9), (60, 8), (130, 10)])
+def test_free_sizes_bound_is_the_least_over_every_table_count(players: int, rounds: int) -> None:
+    free = seating_bounds(SeatingProblem(players=ids(players), rounds=rounds))
+    fixed = [
+        seating_bounds(SeatingProblem(players=ids(players), rounds=rounds, tables=m))
+        for m in range(-(-players // 16), players // 8 + 1)
+    ]
+    assert free.repeats == min(b.repeats for b in fixed)
+    assert free.max_meetings == min(b.max_meetings for b in fixed)
+
+
 def test_partition_prefers_even_tables_and_allowed_sizes() -> None:
     sizes = tuple(range(8, 17))
     assert partition(120, 11, sizes) == (11,) * 10 + (10,)
