@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -129,7 +130,58 @@ def referee_repeats_bound(
         big[ma:, :mb] = 0
         r, c = linear_sum_assignment(big)
         by_rounds += round(float(big[r, c].sum()))
-    return max(by_player, by_rounds)
+    return max(by_player, by_rounds, _subset_bound(rounds, n, refs))
+
+
+# assignments of one subset of rounds tried by the subset bound (its effort per subset)
+_SUBSET_EFFORT = 20_000
+_SUBSET_MAX = 5
+
+
+def _subset_bound(rounds: Sequence[Sequence[Sequence[int]]], n: int, refs: int) -> int:
+    """The round-pairs bound over subsets of K rounds instead of pairs (0 if it does not
+    apply): when every round has exactly as many tables as there are referees, each
+    referee judges once per round, and the repeats are ``Σ over round pairs (t, u) of
+    Σ over referees of overlap_tu(table_t, table_u)``. For a subset S of K rounds, the
+    pairs inside S cost at least the cheapest assignment of S alone (found by trying
+    them all, the first round's fixed); every pair of rounds lies in ``C(r−2, K−2)`` of
+    the K-subsets, so the sum of these minima over all K-subsets, divided by that,
+    is a floor. K = 2 is the round-pairs bound; larger K sees that the matchings of
+    different pairs must agree. K is the largest (up to 5) whose ``(m!)^(K−1)``
+    assignments stay within the effort, so only small table counts use it.
+    """
+    r = len(rounds)
+    m = refs
+    if (
+        m < 2
+        or r < 3
+        or any(len(rnd) != m for rnd in rounds)
+        or math.factorial(m) ** 2 > _SUBSET_EFFORT
+    ):
+        return 0
+    perms = np.array(list(itertools.permutations(range(m))), dtype=np.int64)
+    count = len(perms)
+    size = 3
+    while size < min(r, _SUBSET_MAX) and count**size <= _SUBSET_EFFORT:
+        size += 1
+    cost: dict[tuple[int, int], FloatMatrix] = {}
+    for t, u in itertools.combinations(range(r), 2):
+        o = _overlap(rounds[t], rounds[u], n)
+        cost[t, u] = o[perms[:, None, :], perms[None, :, :]].sum(axis=2)  # σ_t × σ_u
+    total = 0.0
+    for subset in itertools.combinations(range(r), size):
+        first, rest = subset[0], subset[1:]
+        grid = np.zeros((count,) * len(rest))
+        for i, t in enumerate(rest):
+            shape = [1] * len(rest)
+            shape[i] = count
+            grid = grid + cost[first, t][0].reshape(shape)  # the first round: identity
+        for (i, t), (j, u) in itertools.combinations(enumerate(rest), 2):
+            shape = [1] * len(rest)
+            shape[i], shape[j] = count, count
+            grid = grid + cost[t, u].reshape(shape)
+        total += float(grid.min())
+    return math.ceil(round(total / math.comb(r - 2, size - 2), 9))
 
 
 def assign_referees(

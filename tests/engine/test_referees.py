@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import random
 from collections import Counter
 from dataclasses import dataclass
 
@@ -124,6 +126,51 @@ def test_bound_counts_rounds_and_players() -> None:
     assert referee_repeats_bound(rounds, 4, [2, 2, 2, 2]) == 6
     layout = Layout(tuple(Round(tuple(tuple(str(p) for p in t) for t in r)) for r in rounds))
     assert assign_referees(layout, ["x", "y"]).metrics.repeats == 6
+
+
+def _best_assignment(rounds: list[list[list[int]]], m: int) -> int:
+    """The least referee repeats over every assignment (m referees, m tables a round)."""
+    best = None
+    perms = list(itertools.permutations(range(m)))
+    for choice in itertools.product(perms, repeat=len(rounds) - 1):
+        plan = [tuple(range(m)), *choice]
+        seen: Counter[tuple[int, int]] = Counter()
+        for rnd, sigma in zip(rounds, plan, strict=True):
+            for table, ref in zip(rnd, sigma, strict=True):
+                for p in table:
+                    seen[p, ref] += 1
+        cost = sum(c * (c - 1) // 2 for c in seen.values())
+        best = cost if best is None else min(best, cost)
+    assert best is not None
+    return best
+
+
+def _pair_bound(rounds: list[list[list[int]]], m: int) -> int:
+    """The round-pairs bound alone: the cheapest matching of every two rounds."""
+    total = 0
+    for a, b in itertools.combinations(rounds, 2):
+        total += min(
+            sum(len(set(a[i]) & set(b[j])) for i, j in enumerate(sigma))
+            for sigma in itertools.permutations(range(m))
+        )
+    return total
+
+
+def test_subsets_of_rounds_bound_is_valid_and_beats_round_pairs() -> None:
+    rng = random.Random(5)
+    stronger = 0
+    for _ in range(12):
+        players = list(range(9))
+        rounds = []
+        for _ in range(4):
+            rng.shuffle(players)
+            rounds.append([sorted(players[0:3]), sorted(players[3:6]), sorted(players[6:9])])
+        bound = referee_repeats_bound(rounds, 9, [3] * 9)
+        optimum = _best_assignment(rounds, 3)
+        pairs = _pair_bound(rounds, 3)
+        assert pairs <= bound <= optimum
+        stronger += bound > max(pairs, 9 * 1)  # 4 rounds under 3 referees: 1 each
+    assert stronger  # the subsets see what the pairs cannot, at least sometimes
 
 
 def test_progress_and_time_limit() -> None:
