@@ -104,6 +104,14 @@ def test_130_players_on_10_tables_of_13_within_two_percent_at_max_lambda_two() -
     assert m.repeats <= 1370  # AG(2,11) less a point, ten extras of cost 47 each
 
 
+def test_five_extras_on_the_punctured_plane_reach_the_bound() -> None:
+    problem = SeatingProblem(players=ids(125), rounds=10, tables=10, seed=1)
+    draw = draw_seating(problem, time_limit=10.0, options=QUICK)
+    assert_valid(draw)
+    m = draw.metrics
+    assert (m.repeats, m.max_meetings) == (m.repeats_bound, m.max_meetings_bound) == (1125, 2)
+
+
 @pytest.mark.parametrize(("players", "rounds"), [(37, 9), (60, 8), (130, 10)])
 def test_free_sizes_bound_is_the_least_over_every_table_count(players: int, rounds: int) -> None:
     free = seating_bounds(SeatingProblem(players=ids(players), rounds=rounds))
