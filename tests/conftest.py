@@ -12,6 +12,7 @@ from urllib.parse import quote
 
 import pytest
 from django.conf import settings
+from django.db import connections
 
 from config.celery import app as celery_app
 
@@ -116,3 +117,7 @@ def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
             yield chromium
         finally:
             chromium.close()
+            # Connections opened while Playwright's event loop runs are kept apart from the
+            # ones pytest-django closes; close them here, or PostgreSQL refuses to drop
+            # the test database at the end of the run ("accessed by other users").
+            connections.close_all()
