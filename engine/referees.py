@@ -100,23 +100,33 @@ def _overlap(a: Sequence[Sequence[int]], b: Sequence[Sequence[int]], n: int) -> 
 
 
 def referee_repeats_bound(
-    rounds: Sequence[Sequence[Sequence[int]]], n: int, allowed: Sequence[int]
+    rounds: Sequence[Sequence[Sequence[int]]],
+    n: int,
+    allowed: Sequence[int],
+    *,
+    referees: int | None = None,
 ) -> int:
     """Lower bound on referee repeats for a fixed seating (player indices).
 
-    Two arguments, the larger wins. Players: one playing ``r_p`` rounds under
+    ``referees`` is how many referees there are. It defaults to ``max(allowed)``,
+    which is right only without conflicts: when every player conflicts with someone it
+    undercounts, and a bound assuming every referee judges every round (or that two
+    rounds share more referees than they must) can exceed the optimum.
+
+    Three arguments, the largest wins. Players: one playing ``r_p`` rounds under
     ``allowed[p]`` possible referees repeats at least ``spread(r_p, allowed[p])``.
     Rounds: for rounds t, u with ``m_t``, ``m_u`` tables and ``k`` referees, at least
     ``m_t + m_u − k`` referees judge in both, and each such referee repeats once per
     player at both their tables, so the cheapest matching of that size in the overlap
-    matrix is a floor for that pair of rounds.
+    matrix is a floor for that pair of rounds. Subsets of rounds: see
+    :func:`_subset_bound`.
     """
     played = np.zeros(n, dtype=np.int64)
     for rnd in rounds:
         for table in rnd:
             played[list(table)] += 1
     by_player = sum(spread(int(played[p]), allowed[p]) for p in range(n) if allowed[p])
-    refs = max(allowed, default=0)
+    refs = max(allowed, default=0) if referees is None else referees
     by_rounds = 0
     for a, b in itertools.combinations(rounds, 2):
         k = len(a) + len(b) - refs
@@ -249,7 +259,7 @@ def assign_referees(
         if t >= len(fixed_idx):
             _check_round(t, rnd, blocked[t], refs, layout, conflict, players)
     allowed = [int((~conflict[p]).sum()) for p in range(n)]
-    bound = referee_repeats_bound(rounds, n, allowed)
+    bound = referee_repeats_bound(rounds, n, allowed, referees=k)
     search = _Search(rounds, fixed_idx, blocked, weight, grade, k, opts, seed)
     deadline = started + time_limit
     best: tuple[tuple[int, int, int, float], list[list[int]]] | None = None

@@ -185,3 +185,59 @@ def test_progress_and_time_limit() -> None:
     assert time.perf_counter() - started < 1.0
     assert seen and seen == sorted(seen) and 0 < seen[-1] <= 1
     assert plan.metrics.repeats >= plan.metrics.repeats_bound
+
+
+def _best_with_conflicts(
+    rounds: list[list[list[str]]], refs: list[str], conflicts: set[tuple[str, str]]
+) -> int | None:
+    """The least repeats over every plan (any referees, conflicts forbidden); None if
+    the conflicts leave some table without a referee."""
+    options = []
+    for rnd in rounds:
+        here = [
+            sigma
+            for sigma in itertools.permutations(refs, len(rnd))
+            if all(
+                (ref, p) not in conflicts
+                for table, ref in zip(rnd, sigma, strict=True)
+                for p in table
+            )
+        ]
+        if not here:
+            return None
+        options.append(here)
+    best = None
+    for plan in itertools.product(*options):
+        seen: Counter[tuple[str, str]] = Counter()
+        for rnd, sigma in zip(rounds, plan, strict=True):
+            for table, ref in zip(rnd, sigma, strict=True):
+                for p in table:
+                    seen[p, ref] += 1
+        cost = sum(c * (c - 1) // 2 for c in seen.values())
+        best = cost if best is None else min(best, cost)
+    return best
+
+
+def test_bound_with_conflicts_never_exceeds_the_optimum() -> None:
+    # every player conflicts with one referee, so no player has all of them: the bound
+    # must still count every referee (some may sit a round out)
+    rng = random.Random(11)
+    refs = ["x", "y", "z"]
+    checked = 0
+    for case in range(150):
+        n = rng.choice([4, 5, 6])
+        players = [f"p{i}" for i in range(n)]
+        rounds = []
+        for _ in range(rng.choice([3, 4])):
+            rng.shuffle(players)
+            cut = n // 2
+            rounds.append([sorted(players[:cut]), sorted(players[cut:])])
+        conflicts = {(rng.choice(refs), p) for p in players}
+        optimum = _best_with_conflicts(rounds, refs, conflicts)
+        if optimum is None:
+            continue
+        layout = Layout(tuple(Round(tuple(tuple(t) for t in r)) for r in rounds))
+        metrics = assign_referees(layout, refs, conflicts, seed=case).metrics
+        assert metrics.repeats_bound <= optimum <= metrics.repeats, (rounds, conflicts)
+        checked += 1
+    assert checked > 50
