@@ -226,11 +226,12 @@ def player_games_html(games: list[Any]) -> str:
 
 def player_events_html(rows: list[Any]) -> str:
     day = _dates()
-    # One reverse for every row: slugs are URL-safe, so they are put in place directly.
+    # One reverse for every row; the slugs are put in place (escaped, in case a row was
+    # saved without the slug validation that reverse() would have enforced).
     head, tail = reverse("games:standings", args=["0c0", "0e0"]).split("0c0/0e0")
     out = []
     for e in rows:
-        url = f"{head}{e.club_slug}/{e.slug}{tail}"
+        url = f"{head}{escape(e.club_slug)}/{escape(e.slug)}{tail}"
         tied = " rank-tied" if e.tied else ""
         out.append(
             f'<tr><td><a href="{url}">{escape(e.name)}</a> '

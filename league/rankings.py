@@ -277,7 +277,7 @@ def _rows(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
 
 def rating_history(player: Player) -> list[tuple[Any, int, float, float]]:
     """(played_on, game_id, rating, uncertainty) after each of the player's rated games."""
-    return [(day, game, rating, unc) for day, game, rating, unc in _rows(_HISTORY_SQL, [player.pk])]
+    return _rows(_HISTORY_SQL, [player.pk])
 
 
 @dataclass(frozen=True)
@@ -322,9 +322,13 @@ def events_played(player: Player) -> list[EventPlayed]:
     ]
 
 
+_CENTS = Decimal("0.01")  # EventStanding.points has two decimal places
+
+
 def _decimal(value: Any) -> Decimal:
-    """A DecimalField read by hand: PostgreSQL gives a Decimal, SQLite an int or float."""
-    return value if isinstance(value, Decimal) else Decimal(str(value))
+    """A points column read by hand: PostgreSQL gives Decimal("3.00"), SQLite 3 or 2.5;
+    both come out with the column's two places, as the ORM would give them."""
+    return value if isinstance(value, Decimal) else Decimal(str(value)).quantize(_CENTS)
 
 
 @dataclass(frozen=True)

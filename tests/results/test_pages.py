@@ -99,6 +99,10 @@ def test_player_page(client: Client, ev: Played) -> None:
     rating = PlayerRating.objects.get(player=player)
     assert sum(r.games for r in response.context["roles"]) == rating.games == 2
     assert ev.event.name in text
+    # Event points keep their two places on every database (SQLite stores 3.00 as 3).
+    standing = EventStanding.objects.get(event=ev.event, player=player)
+    events = text[text.index('<table id="events">') :]
+    assert f'<td class="num">{standing.points:.2f}</td>' in events
     table = text[
         text.index('<table id="role-record">') : text.index("</table>", text.index("role-record"))
     ]
