@@ -146,6 +146,19 @@ def referee_repeats_bound(
 # assignments of one subset of rounds tried by the subset bound (its effort per subset)
 _SUBSET_EFFORT = 20_000
 _SUBSET_MAX = 5
+# its whole effort, in array cells added (one array operation counts as _SUBSET_STEP
+# cells): about 0.3 s; counted, not timed, so the bound is the same on every machine
+_SUBSET_WORK = 500_000_000
+_SUBSET_STEP = 2_500
+
+
+def _subset_work(rounds: int, count: int, size: int) -> int:
+    """The subset bound's effort with subsets of ``size`` of ``rounds`` rounds, each
+    adding ``C(size, 2)`` arrays of ``count^(size−1)`` assignments; plus the pair costs
+    (``count²`` per pair of rounds)."""
+    per_subset = math.comb(size, 2) * (int(count ** (size - 1)) + _SUBSET_STEP)
+    pairs = math.comb(rounds, 2) * (count**2 + _SUBSET_STEP)
+    return math.comb(rounds, size) * per_subset + pairs
 
 
 def _subset_bound(rounds: Sequence[Sequence[Sequence[int]]], n: int, refs: int) -> int:
@@ -158,7 +171,10 @@ def _subset_bound(rounds: Sequence[Sequence[Sequence[int]]], n: int, refs: int) 
     the K-subsets, so the sum of these minima over all K-subsets, divided by that,
     is a floor. K = 2 is the round-pairs bound; larger K sees that the matchings of
     different pairs must agree. K is the largest (up to 5) whose ``(m!)^(K−1)``
-    assignments stay within the effort, so only small table counts use it.
+    assignments stay within the effort per subset and whose ``C(r, K)`` subsets stay
+    within the whole effort (:data:`_SUBSET_WORK`, counted in array cells, not time, so
+    the bound is reproducible); with many rounds K shrinks, and if even K = 3 is too
+    much the bound is skipped (0). So only small table counts use it.
     """
     r = len(rounds)
     m = refs
@@ -169,11 +185,17 @@ def _subset_bound(rounds: Sequence[Sequence[Sequence[int]]], n: int, refs: int) 
         or math.factorial(m) ** 2 > _SUBSET_EFFORT
     ):
         return 0
-    perms = np.array(list(itertools.permutations(range(m))), dtype=np.int64)
-    count = len(perms)
+    count = math.factorial(m)
     size = 3
-    while size < min(r, _SUBSET_MAX) and count**size <= _SUBSET_EFFORT:
+    while (
+        size < min(r, _SUBSET_MAX)
+        and count**size <= _SUBSET_EFFORT
+        and _subset_work(r, count, size + 1) <= _SUBSET_WORK
+    ):
         size += 1
+    if _subset_work(r, count, size) > _SUBSET_WORK:
+        return 0  # too many rounds even for triples: the round pairs must do
+    perms = np.array(list(itertools.permutations(range(m))), dtype=np.int64)
     cost: dict[tuple[int, int], FloatMatrix] = {}
     for t, u in itertools.combinations(range(r), 2):
         o = _overlap(rounds[t], rounds[u], n)
