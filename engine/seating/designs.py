@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -31,7 +31,7 @@ __all__ = [
     "array_repeats",
     "delete_runs",
     "difference_scheme_array",
-    "exact_pads",
+    "disjoint_pads",
     "fit_design",
     "pad_runs",
     "prime_power",
@@ -388,14 +388,14 @@ def _agreements(array: IntArray) -> IntArray:
     return agree  # type: ignore[no-any-return]
 
 
-def swap_runs(array: IntArray, levels: int, keep: int, *, rounds: int = 200) -> IntArray:
+def swap_runs(array: IntArray, levels: int, keep: int, *, max_swaps: int = 200) -> IntArray:
     """Improve a truncation: exchange a kept run for a dropped one while it lowers R.
 
     ``array`` holds every run, the kept ones first (as :func:`delete_runs` leaves them
     by :func:`fit_design`). Dropping run x saves ``Σ_pairs (cell(x) − 1)`` repeats,
     adding y costs ``Σ_pairs cell(y)``, less the ``C(agree(x, y), 2)`` cells they
     share; only exchanges that keep every table within one of the others are taken.
-    Best improvement first; stops at a local minimum.
+    Best improvement first; stops at a local minimum or after ``max_swaps`` exchanges.
     """
     runs, cols = array.shape
     if keep >= runs or keep <= 0:
@@ -407,7 +407,7 @@ def swap_runs(array: IntArray, levels: int, keep: int, *, rounds: int = 200) -> 
     pairs = list(itertools.combinations(range(cols), 2))
     lo, hi = keep // levels, -(-keep // levels)
     col_idx = np.arange(cols)
-    for _ in range(rounds):
+    for _ in range(max_swaps):
         # cell counts of the kept runs for every column pair, looked up per run
         cell_of = np.zeros((runs, len(pairs)), dtype=np.int64)
         for k, (i, j) in enumerate(pairs):
@@ -518,7 +518,8 @@ def pad_runs(
     cap: int = 2,
     moves: int = 60_000,
     seed: int = 0,
-    exact: bool = True,
+    search: bool = True,
+    out_of_time: Callable[[], bool] = lambda: False,
 ) -> IntArray:
     """Add runs (players beyond the design) until ``keep``, up to as many as it has.
 
@@ -535,8 +536,9 @@ def pad_runs(
     how often the extras meet each other; with a punctured plane, it is which cells
     (pairs of tables of two rounds) already hold two players.
 
-    With ``exact`` and at most one extra per table, :func:`exact_pads` is tried too,
-    and kept unless the local search did better (fewer meetings beyond ``cap``, then R).
+    With ``search`` and at most one extra per table, :func:`disjoint_pads` is tried
+    too (until ``out_of_time``), and kept unless the local search did better (fewer
+    meetings beyond ``cap``, then R).
     """
     runs, cols = array.shape
     extra = keep - runs
@@ -567,8 +569,8 @@ def pad_runs(
         pads[:, c] = table_of[shape[:, c]]
         met += member[c][:, pads[:, c]].T
     full = _improve_pads(np.vstack([array, pads]), runs, levels, cap, moves, seed)
-    if exact and extra <= levels:
-        best = exact_pads(array, levels, extra, cap=cap)
+    if search and extra <= levels:
+        best = disjoint_pads(array, levels, extra, cap=cap, out_of_time=out_of_time)
         if best is not None:
             found = np.vstack([array, best])
             if _pad_cost(found, runs, cap) <= _pad_cost(full, runs, cap):
@@ -583,21 +585,33 @@ def _pad_cost(full: IntArray, runs: int, cap: int) -> tuple[int, int]:
     return int(np.maximum(agree - cap, 0).sum()), int((agree * (agree - 1) // 2).sum())
 
 
-def exact_pads(
-    array: IntArray, levels: int, extra: int, *, cap: int = 2, node_limit: int = 200_000
+def disjoint_pads(
+    array: IntArray,
+    levels: int,
+    extra: int,
+    *,
+    cap: int = 2,
+    node_limit: int = 200_000,
+    out_of_time: Callable[[], bool] = lambda: False,
 ) -> IntArray | None:
-    """``extra`` runs, one per table in every column (so they never meet each other),
-    meeting no run more than ``cap`` times, of least total R; ``None`` if the bounded
-    search finds none.
+    """``extra`` cheap runs, one per table in every column (so they never meet each
+    other), meeting no run more than ``cap`` times; ``None`` if the bounded search finds
+    none. Cheap, not least: what it guarantees is below.
 
     An extra run x adds ``Σ over column pairs of cell(x)`` to R: the design's runs in
     the pair of tables it sits at. A branch and bound over columns (each partial cost
-    plus the least cell of every pair still open is a floor) finds the least cost of
-    one run meeting nobody beyond the cap; then every run within a small slack of it
-    is listed (the slack grows until enough are found), and a search picks ``extra``
-    of them that differ in every column, least total first. Deterministic: the effort
-    is counted in search nodes, not time. Not tried on an orthogonal array (every
-    extra costs the same there; the local search of :func:`pad_runs` does as well).
+    plus the least cell of every pair still open is a floor) finds the least cost c of
+    one run meeting nobody beyond the cap. Then, for slack 0, 1, … up to
+    :data:`_MAX_SLACK`, the runs of cost at most c + slack are listed (at most
+    :data:`_MAX_LISTED` of them, in search order, so a cut list may miss some), sorted
+    by cost, and a depth-first search takes the first ``extra`` that differ in every
+    column, the cheaper ones tried first; the first slack where it succeeds is
+    returned. So each run costs at most c + slack, but the total is not proven least
+    (a set of cheaper runs may exist that this order does not reach first).
+    Deterministic while ``out_of_time`` stays false: the effort is counted in search
+    nodes (``node_limit``); once it turns true the search gives up (``None``). Not
+    tried on an orthogonal array (every extra costs the same there; the local search
+    of :func:`pad_runs` does as well).
     (AG(2, 11) less a point: the ten runs of least cost, 47, differ in every column,
     giving 130 players on 10 tables of 13 with max λ 2 and R 1,370.)
     """
@@ -624,9 +638,15 @@ def exact_pads(
     nodes = [0]
     choice: list[int] = []
 
+    def count_node() -> None:
+        """One more node; past the limit when the time is out (checked now and then)."""
+        nodes[0] += 1
+        if nodes[0] % 1024 == 0 and out_of_time():
+            nodes[0] = node_limit + 1
+
     def listing(k: int, cost: int, met: list[int], limit: int, out: list[tuple[int, int]]) -> None:
         """Every run (as ``(cost, code)``) within ``limit``; ``met[h]``: runs met > h times."""
-        nodes[0] += 1
+        count_node()
         if k == cols:
             out.append((cost, _code(choice, levels)))
             return
@@ -644,7 +664,7 @@ def exact_pads(
 
     def cheapest(k: int, cost: int, met: list[int], best: list[int]) -> None:
         """Branch and bound: ``best[0]`` becomes the least cost of one run."""
-        nodes[0] += 1
+        count_node()
         if k == cols:
             best[0] = cost
             return
@@ -654,8 +674,9 @@ def exact_pads(
             if not table & met[cap - 1]:
                 options.append((sum(cell[i][k][choice[i]][v] for i in range(k)), v))
         for add, v in sorted(options):
+            # options ascend by cost and best[0] only falls, so none after this fits
             if cost + add + floor_after[k + 1] >= best[0] or nodes[0] > node_limit:
-                continue
+                break
             table = masks[k][v]
             met_after = [met[0] | table] + [met[h] | (met[h - 1] & table) for h in range(1, cap)]
             choice.append(v)
@@ -675,13 +696,13 @@ def exact_pads(
             continue
         found.sort()
         vectors = [_decode(code, levels, cols) for _, code in found]
-        picked = _disjoint(vectors, extra, node_limit)
+        picked = _disjoint(vectors, extra, node_limit, out_of_time)
         if picked is not None:
             return np.array([vectors[i] for i in picked], dtype=np.int64)
     return None
 
 
-# exact_pads: how far above the least cost it looks, and how many runs it lists
+# disjoint_pads: how far above the least cost it looks, and how many runs it lists
 _MAX_SLACK = 6
 _MAX_LISTED = 20_000
 
@@ -701,9 +722,11 @@ def _decode(code: int, levels: int, cols: int) -> list[int]:
     return out[::-1]
 
 
-def _disjoint(vectors: list[list[int]], count: int, node_limit: int) -> list[int] | None:
+def _disjoint(
+    vectors: list[list[int]], count: int, node_limit: int, out_of_time: Callable[[], bool]
+) -> list[int] | None:
     """Indices of ``count`` vectors differing in every position, earliest (cheapest)
-    first; depth-first, at most ``node_limit`` steps."""
+    first; depth-first, at most ``node_limit`` steps (fewer if ``out_of_time``)."""
     nodes = 0
     chosen: list[int] = []
 
@@ -713,7 +736,7 @@ def _disjoint(vectors: list[list[int]], count: int, node_limit: int) -> list[int
             return True
         for i in range(start, len(vectors) - (count - len(chosen)) + 1):
             nodes += 1
-            if nodes > node_limit:
+            if nodes > node_limit or (nodes % 1024 == 0 and out_of_time()):
                 return False
             v = vectors[i]
             if all(all(a != b for a, b in zip(v, vectors[j], strict=True)) for j in chosen):

@@ -464,7 +464,7 @@ def _relabelled(
     players absent from a round sit at different tables of it (so the tables stay
     even without moving anyone); returned as ``assign[t, p]``."""
     array = fit_design(design, rounds, n, seed)
-    array = pad_runs(array, design.levels, n)
+    array = pad_runs(array, design.levels, n, out_of_time=out_of_time)
     lmat = meeting_matrix(n, [_tables_of(col) for col in array.T])
     h = w.avoid.astype(np.int64) * w.avoid_weight + (w.base if history else 0)
     terms = [(h, lmat)]

@@ -16,7 +16,7 @@ from engine.seating.designs import (
     difference_scheme,
     difference_scheme_array,
     difference_scheme_orders,
-    exact_pads,
+    disjoint_pads,
     fit_design,
     pad_runs,
     prime_power,
@@ -143,15 +143,15 @@ def test_pad_runs_adds_one_player_per_table_when_that_is_enough() -> None:
         assert (np.bincount(col, minlength=10) == 13).all()
     # the local search beats the column-by-column assignment it starts from on meetings
     # beyond two (R may rise a little for it)
-    start = pad_runs(base, 10, 130, moves=0, exact=False)
+    start = pad_runs(base, 10, 130, moves=0, search=False)
     assert _excess(padded) < _excess(start)
     with pytest.raises(ValueError):
         pad_runs(base, 10, 241)
 
 
-def test_exact_pads_on_the_punctured_plane_of_eleven_reach_1370_at_max_lambda_two() -> None:
+def test_disjoint_pads_on_the_punctured_plane_of_eleven_reach_1370_at_max_lambda_two() -> None:
     base = select_columns(punctured_affine_plane(11, puncture_multipliers(11)), 10)
-    extras = exact_pads(base, 10, 10)
+    extras = disjoint_pads(base, 10, 10)
     assert extras is not None
     full = np.vstack([base, extras])
     for col in full.T:
@@ -163,7 +163,7 @@ def test_exact_pads_on_the_punctured_plane_of_eleven_reach_1370_at_max_lambda_tw
     assert (pad_runs(base, 10, 130, seed=1) == full).all()
 
 
-def test_exact_pads_least_cost_matches_brute_force() -> None:
+def test_disjoint_pads_least_cost_matches_brute_force() -> None:
     design = punctured_affine_plane(5, puncture_multipliers(5))  # 24 runs, 4 tables
     outcomes = set()
     for cols, cap in [(3, 2), (4, 2), (5, 2), (5, 3)]:
@@ -173,7 +173,7 @@ def test_exact_pads_least_cost_matches_brute_force() -> None:
             agree = (base == np.array(vec)).sum(axis=1)
             if agree.max() <= cap:
                 costs.append(int((agree * (agree - 1) // 2).sum()))
-        extras = exact_pads(base, 4, 1, cap=cap)
+        extras = disjoint_pads(base, 4, 1, cap=cap)
         outcomes.add(extras is None)
         if not costs:
             assert extras is None
@@ -184,7 +184,7 @@ def test_exact_pads_least_cost_matches_brute_force() -> None:
         assert int((agree * (agree - 1) // 2).sum()) == min(costs)
     assert outcomes == {True, False}  # both kinds of case were met
     # an orthogonal array gives every extra the same cost: left to pad_runs' search
-    assert exact_pads(affine_plane(5).array[:, :5], 5, 1) is None
+    assert disjoint_pads(affine_plane(5).array[:, :5], 5, 1) is None
     padded = pad_runs(affine_plane(5).array[:, :5], 5, 30)
     assert padded.shape == (30, 5)
 

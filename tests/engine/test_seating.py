@@ -340,3 +340,18 @@ def test_small_problems_give_a_valid_draw_or_a_clear_error(problem: SeatingProbl
     assert_valid(draw)
     assert draw.metrics.repeats >= draw.metrics.repeats_bound
     assert draw.metrics.max_meetings >= draw.metrics.max_meetings_bound
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [{"tables": 15, "min_table": 17, "max_table": 18}, {"min_table": 14, "max_table": 20}],
+)
+def test_time_limit_bounds_the_search_for_extra_players(shape: dict[str, int]) -> None:
+    # AG(2, 17) less a point with 5 rounds: the search for the extra players' runs
+    # used to exhaust its nodes (about 1.8 s) whatever the time limit
+    import time
+
+    started = time.process_time()
+    draw = draw_seating(SeatingProblem(players=ids(262), rounds=5, **shape), time_limit=0.3)  # type: ignore[arg-type]
+    assert time.process_time() - started < 1.0
+    assert_valid(draw)
