@@ -243,6 +243,23 @@ def test_bound_with_conflicts_never_exceeds_the_optimum() -> None:
     assert checked > 25
 
 
+def test_bound_counts_the_referee_who_sits_out() -> None:
+    # 6 players, 3 referees, 2 tables a round: each player refuses one referee, so no
+    # player may have all three, but all three referees are there (one rests each round).
+    # The best plan repeats 6 times; a bound that counted only two referees said 8.
+    rounds = [
+        [["p0", "p4", "p5"], ["p1", "p2", "p3"]],
+        [["p0", "p3", "p5"], ["p1", "p2", "p4"]],
+        [["p1", "p3", "p4"], ["p0", "p2", "p5"]],
+    ]
+    conflicts = {("x", "p3"), ("y", "p0"), ("y", "p5"), ("z", "p1"), ("z", "p2"), ("z", "p4")}
+    assert _best_with_conflicts(rounds, ["x", "y", "z"], conflicts) == 6
+    layout = Layout(tuple(Round(tuple(tuple(t) for t in r)) for r in rounds))
+    metrics = assign_referees(layout, ["x", "y", "z"], conflicts, seed=1).metrics
+    assert metrics.repeats == 6
+    assert metrics.repeats_bound <= 6
+
+
 def test_bound_over_subsets_of_many_rounds_stays_cheap() -> None:
     # subsets of 5 of 40 rounds would take seconds; the effort picks fewer rounds a
     # subset, by count, not by the clock
