@@ -576,13 +576,8 @@ def _read_meta(r: _Reader, v: Any) -> Mapping[str, str]:
 _ROLES = {r.value: r for r in Role}
 _WINNERS = {w.value: w for w in Winner}
 _KINDS = {k.value: k for k in AwardKind}
-_SEAT_KEYS = frozenset({"seat", "player", "role"})
 _SEAT_OF = {str(i): i for i in range(1, 100)}  # a ballot's canonical voter keys
 _AWARD_KEYS = frozenset({"seat", "kind", "points", "reason"})
-
-
-def _fast_seat(v: Any) -> bool:
-    return v is None or (type(v) is int and v >= 1)
 
 
 _ABSENT: Any = object()  # ``dict.get`` default: one lookup tells "absent" from any value

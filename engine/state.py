@@ -376,7 +376,7 @@ class GameState:
         return _NIGHT[self.round] if self.at_night else _DAY[self.round]
 
     def _night_label(self) -> str:
-        return f"night {self.round if self.at_night else self.round + 1}"
+        return _NIGHT[self.round if self.at_night else self.round + 1]
 
     def expected(self) -> Expected:
         """What may come next, with the allowed seats."""
@@ -480,18 +480,17 @@ class GameState:
             self.night1_victim = seat
         # the end test
         if alive_count[_KILLER] == 0:
-            self.winner, self.reason, self.ended = _GOOD, "every killer is out", label
+            self._end(_GOOD, "every killer is out")
             return
         rule = rules.killers_win
         dealt = self.dealt
         if rule is _ALL_GOOD_OUT:
             if alive_count[_POLICE] + alive_count[_CIVILIAN] == 0:
-                self.winner, self.reason, self.ended = _KILLERS, "every good player is out", label
+                self._end(_KILLERS, "every good player is out")
         elif dealt[_POLICE] > 0 and alive_count[_POLICE] == 0:
-            self.winner, self.reason, self.ended = _KILLERS, "every police officer is out", label
+            self._end(_KILLERS, "every police officer is out")
         elif dealt[_CIVILIAN] > 0 and alive_count[_CIVILIAN] == 0:
-            winner = _DRAW if rule is _POLICE_OUT else _KILLERS
-            self.winner, self.reason, self.ended = winner, "every civilian is out", label
+            self._end(_DRAW if rule is _POLICE_OUT else _KILLERS, "every civilian is out")
 
     def _end(self, winner: Winner, reason: str) -> None:
         self.winner, self.reason, self.ended = winner, reason, self.label
@@ -558,7 +557,7 @@ class GameState:
 
     def _check_night(self, e: NightAction | Night) -> list[Violation]:
         number = self.round if self.at_night else self.round + 1
-        where = _NIGHT[number]
+        where = self._night_label()
         if self.winner is not None:
             return [self._after_end(where)]
         if isinstance(e, Night) and e.n != number:
