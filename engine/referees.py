@@ -104,14 +104,14 @@ def referee_repeats_bound(
     n: int,
     allowed: Sequence[int],
     *,
-    referees: int | None = None,
+    referees: int,
 ) -> int:
     """Lower bound on referee repeats for a fixed seating (player indices).
 
-    ``referees`` is how many referees there are. It defaults to ``max(allowed)``,
-    which is right only without conflicts: when every player conflicts with someone it
-    undercounts, and a bound assuming every referee judges every round (or that two
-    rounds share more referees than they must) can exceed the optimum.
+    ``referees`` is how many referees there are: every one given, not the most any
+    player may have (with conflicts that undercounts, and a bound assuming every referee
+    judges every round, or that two rounds share more referees than they must, can
+    exceed the optimum).
 
     Three arguments, the largest wins. Players: one playing ``r_p`` rounds under
     ``allowed[p]`` possible referees repeats at least ``spread(r_p, allowed[p])``.
@@ -126,10 +126,9 @@ def referee_repeats_bound(
         for table in rnd:
             played[list(table)] += 1
     by_player = sum(spread(int(played[p]), allowed[p]) for p in range(n) if allowed[p])
-    refs = max(allowed, default=0) if referees is None else referees
     by_rounds = 0
     for a, b in itertools.combinations(rounds, 2):
-        k = len(a) + len(b) - refs
+        k = len(a) + len(b) - referees
         if k <= 0:
             continue
         o = _overlap(a, b, n)
@@ -140,7 +139,7 @@ def referee_repeats_bound(
         big[ma:, :mb] = 0
         r, c = linear_sum_assignment(big)
         by_rounds += round(float(big[r, c].sum()))
-    return max(by_player, by_rounds, _subset_bound(rounds, n, refs))
+    return max(by_player, by_rounds, _subset_bound(rounds, n, referees))
 
 
 # assignments of one subset of rounds tried by the subset bound (its effort per subset)

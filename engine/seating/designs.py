@@ -270,6 +270,7 @@ def quadratic_array(q: int, rounds: int, runs: int) -> DesignArray:
     return DesignArray(f"quadratic array over GF({q})", q, np.stack(cols, axis=1))
 
 
+@lru_cache(maxsize=32)
 def puncture_multipliers(q: int) -> tuple[int, ...]:
     """Multipliers ``α_m`` (one per slope m) for which AG(2, q) less a point is even.
 
@@ -278,11 +279,6 @@ def puncture_multipliers(q: int) -> tuple[int, ...]:
     square (q ≡ 3 mod 4), and per-round multipliers, found by backtracking, work for
     every field order a Killer table count needs (checked in the tests).
     """
-    return _puncture_multipliers(q)
-
-
-@lru_cache(maxsize=32)
-def _puncture_multipliers(q: int) -> tuple[int, ...]:
     f = field(q)
     chosen: list[int] = []
 

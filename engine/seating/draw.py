@@ -321,13 +321,9 @@ def _polish(
     if name == _GREEDY:
         half = opts.anneal_moves // 2
         assign = anneal(assign, w, moves=half, rng=rng, out_of_time=out_of_time)
-        capped = _reachable_cap(assign, w)
-        if capped is not w:  # the cap is out of reach: spend the rest on R under it
-            w = capped
-            assign = anneal(assign, w, moves=half, rng=rng, out_of_time=out_of_time)
-        else:
-            assign = anneal(assign, w, moves=half, rng=rng, out_of_time=out_of_time)
-            w = _reachable_cap(assign, w)
+        capped = _reachable_cap(assign, w)  # if out of reach: spend the rest on R under it
+        assign = anneal(assign, capped, moves=half, rng=rng, out_of_time=out_of_time)
+        w = capped if capped is not w else _reachable_cap(assign, w)
         name = "greedy + annealing"
     report(0.3)
     tables = [int(row.max()) + 1 for row in assign]
@@ -478,7 +474,7 @@ def _relabelled(
         if away.sum() > 1:
             both = (away[:, None] & away[None, :]).astype(np.int64) * _ABSENT_APART
             np.fill_diagonal(both, 0)
-            terms.append((both, meeting_matrix(n, [_tables_of(array[:, offset + t])])))
+            terms.append((both, round_adjacency(array[:, offset + t])))
     # a generator per design, so a design relabels alike whatever was tried before it
     rng = np.random.default_rng([seed, design.runs, design.columns, design.levels])
     perm = relabel(terms, iterations=opts.relabel_iterations, rng=rng, out_of_time=out_of_time)

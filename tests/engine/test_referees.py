@@ -123,7 +123,7 @@ def test_bound_counts_rounds_and_players() -> None:
     # players: each plays 3 rounds under 2 referees, so 4 repeats at least; rounds: both
     # referees judge every round and any two tables of different rounds share a player,
     # so each referee repeats 3 times: 6, which the assignment reaches
-    assert referee_repeats_bound(rounds, 4, [2, 2, 2, 2]) == 6
+    assert referee_repeats_bound(rounds, 4, [2, 2, 2, 2], referees=2) == 6
     layout = Layout(tuple(Round(tuple(tuple(str(p) for p in t) for t in r)) for r in rounds))
     assert assign_referees(layout, ["x", "y"]).metrics.repeats == 6
 
@@ -165,7 +165,7 @@ def test_subsets_of_rounds_bound_is_valid_and_beats_round_pairs() -> None:
         for _ in range(4):
             rng.shuffle(players)
             rounds.append([sorted(players[0:3]), sorted(players[3:6]), sorted(players[6:9])])
-        bound = referee_repeats_bound(rounds, 9, [3] * 9)
+        bound = referee_repeats_bound(rounds, 9, [3] * 9, referees=3)
         optimum = _best_assignment(rounds, 3)
         pairs = _pair_bound(rounds, 3)
         assert pairs <= bound <= optimum
