@@ -132,12 +132,15 @@ def standings_table_html(event: Event, precedence: list[str]) -> str:
         metrics = row.metrics or {}
         cells = "".join(f'<td class="num">{words.number(metrics.get(k))}</td>' for k in columns)
         tied = f' rank-tied" title="{tied_label}' if row.tied else ""
+        # Decimals as a template shows them: every place kept, the reader's decimal mark.
+        points = str(row.points).replace(".", words.decimal)
+        ci = str(row.ci).replace(".", words.decimal)
         out.append(
             f'<tr id="row-{handle}"><td class="num{tied}">{row.rank}</td>'
             f'<td>{name} <a class="muted" href="{points_prefix}{link}/">{points_label}</a>'
             + (f'<span class="why">{escape(why)}</span>' if why else "")
-            + f'</td><td class="num"><strong>{row.points}</strong></td>'
-            f'<td class="num">{row.games}</td><td class="num">{row.ci}</td>{cells}</tr>'
+            + f'</td><td class="num"><strong>{points}</strong></td>'
+            f'<td class="num">{row.games}</td><td class="num">{ci}</td>{cells}</tr>'
         )
     return "".join(out)
 

@@ -1050,17 +1050,18 @@ def rebuild_all(events: bool = True, ratings: bool = True) -> RebuildReport:
         EventResults.objects.exclude(event_id__in=ids).update(stale=True)
         for event_id in ids:
             recompute_event(event_id, force=True, season=False)
-        with transaction.atomic():
-            SeasonStanding.objects.exclude(
-                season_id__in=Event.objects.filter(pk__in=ids).values("season_id")
-            ).delete()
-            for season_id in (
-                Season.objects.filter(events__pk__in=ids).distinct().values_list("pk", flat=True)
-            ):
-                recompute_season(season_id)
-        # Events without released games: no rows.
+        # Events without released games: no rows (before the seasons add them up).
         EventStanding.objects.exclude(event_id__in=ids).delete()
         EventResults.objects.exclude(event_id__in=ids).delete()
+        seasons = list(
+            Season.objects.filter(events__pk__in=ids).distinct().values_list("pk", flat=True)
+        )
+        with transaction.atomic():
+            # A list, not a subquery of events: an event without a season would put a NULL
+            # in NOT IN (…), which then matches nothing.
+            SeasonStanding.objects.exclude(season_id__in=seasons).delete()
+            for season_id in seasons:
+                recompute_season(season_id)
     t1 = time.perf_counter()
     report = rebuild_ratings() if ratings else RatingsReport()
     t2 = time.perf_counter()

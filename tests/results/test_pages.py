@@ -66,6 +66,16 @@ def test_standings_page_shows_ranks_ladder_and_reasons(client: Client, ev: Playe
     assert f"above {rows[1].player.display_name}" in text
 
 
+def test_standings_points_in_the_readers_number_format(client: Client, ev: Played) -> None:
+    url = reverse("games:standings", args=[ev.club.slug, ev.event.slug])
+    first = EventStanding.objects.get(event=ev.event, position=1)
+    shown = {
+        lang: client.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode() for lang in ("en", "es")
+    }
+    assert f"<strong>{first.points:.2f}</strong>" in shown["en"]
+    assert f"<strong>{first.points:.2f}</strong>".replace(".", ",") in shown["es"]
+
+
 def test_csv_export(client: Client, ev: Played) -> None:
     response = client.get(reverse("games:standings-csv", args=[ev.club.slug, ev.event.slug]))
     assert response["Content-Type"].startswith("text/csv")

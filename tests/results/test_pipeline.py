@@ -21,6 +21,7 @@ from games.models import Game
 from games.selectors import confirmed_record
 from games.services import release_game
 from games.tasks import heal_results, process_game_results
+from league.models import League, Season
 from league.results_models import (
     EventResults,
     EventStanding,
@@ -223,3 +224,18 @@ def test_rebuild_command(capsys: pytest.CaptureFixture[str]) -> None:
     call_command("rebuild_results")
     assert snapshot() == before
     assert "rebuilt" in capsys.readouterr().out
+
+
+def test_rebuild_drops_the_totals_of_a_season_left_without_games() -> None:
+    # The played event has no season; an emptied season's totals must still go (a NULL
+    # season among the events once made "every season but these" match nothing).
+    ev = played_event(n_players=12)
+    ev.play(1, 1, ev.players, seed=7)
+    assert ev.event.season_id is None
+    league = League.objects.create(name="Spring league", slug="spring")
+    emptied = Season.objects.create(
+        league=league, name="2025", starts_on=dt.date(2025, 1, 1), ends_on=dt.date(2025, 12, 31)
+    )
+    SeasonStanding.objects.create(season=emptied, player=ev.players[0], events=1, games=3)
+    results.rebuild_all()
+    assert not SeasonStanding.objects.filter(season=emptied).exists()
