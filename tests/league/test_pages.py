@@ -198,6 +198,10 @@ def test_times_are_read_and_shown_in_the_club_time_zone(
     assert "Asia/Shanghai" in page and 'value="2030-03-01T19:30"' in page
     ics = client.get(reverse("club-calendar", args=[org.club.slug])).content.decode()
     assert "DTSTART:20300301T113000Z" not in ics  # draft event: not in the feed
+    event.status = Event.Status.REGISTRATION
+    event.save()
+    ics = client.get(reverse("club-calendar", args=[org.club.slug])).content.decode()
+    assert "DTSTART:20300301T113000Z" in ics  # 19:30 in Beijing, in UTC
     from django.utils import timezone as tz
 
     assert tz.get_current_timezone_name() == "UTC"  # switched back after the request
