@@ -121,15 +121,10 @@ Seat = tuple[int, str, str]  # seat number, player handle, role
 
 
 def _seat_tuples(seats: Any) -> list[Seat]:
-    """A record's ``seats`` (JSON list, or PostgreSQL's "seat:handle:role …" text)."""
-    if isinstance(seats, str) and seats.lstrip().startswith("["):
-        seats = json.loads(seats)  # a backend that hands key transforms back as JSON text
+    """A record's ``seats`` as a JSON list (PostgreSQL reads them as text instead: see
+    :func:`_rated_from_text`)."""
     if isinstance(seats, str):
-        out: list[Seat] = []
-        for token in seats.split():
-            seat, handle, role = token.split(":")
-            out.append((int(seat), handle, role))
-        return out
+        seats = json.loads(seats)  # a backend that hands key transforms back as JSON text
     if not isinstance(seats, list):
         return []
     return [
@@ -152,8 +147,7 @@ def _rated_game(
     """A rated game from a record's seats and winner, or None if it cannot be rated."""
     if winner not in ("good", "killers", "draw"):
         return None
-    good = "win" if winner == "good" else "draw" if winner == "draw" else "loss"
-    bad = "win" if winner == "killers" else "draw" if winner == "draw" else "loss"
+    good, bad = _outcome(winner, "civilian"), _outcome(winner, "killer")
     rated = [
         RatedSeat(ids[handle], seat, role, bad if role == "killer" else good)
         for seat, handle, role in sorted(seats)
@@ -266,8 +260,7 @@ def _rated_from_text(
     handle that is no player is left out, as in :func:`_rated_game`."""
     if winner not in ("good", "killers", "draw"):
         return None
-    good = "win" if winner == "good" else "draw" if winner == "draw" else "loss"
-    bad = "win" if winner == "killers" else "draw" if winner == "draw" else "loss"
+    good, bad = _outcome(winner, "civilian"), _outcome(winner, "killer")
     rated = []
     killers = 0
     for token in (text or "").split():
@@ -768,13 +761,11 @@ def _write_player_ratings(
     latest = RatingPoint.objects.all()
     if players is not None:
         latest = latest.filter(player_id__in=list(players))
-    if last_games:
-        pass  # known from the replay
-    elif connection.vendor == "postgresql":
+    if not last_games and connection.vendor == "postgresql":  # else known from the replay
         latest = latest.order_by("player_id", "-played_on", "-game_id").distinct("player_id")
         for pid, gid, day in latest.values_list("player_id", "game_id", "played_on"):
             last[pid] = (gid, day)
-    else:
+    elif not last_games:
         for pid, gid, day in latest.order_by("played_on", "game_id").values_list(
             "player_id", "game_id", "played_on"
         ):
