@@ -319,8 +319,9 @@ def event_games(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404
     games = {g.table_id: g for g in selectors.event_games(event)}
     rounds = []
+    shown = None if organiser else visible_round_statuses(user, event)
     for rnd in event.rounds.prefetch_related("tables__referee__user").order_by("number"):
-        if not organiser and rnd.status not in visible_round_statuses(user, event):
+        if shown is not None and rnd.status not in shown:
             continue
         rows = [(t, games.get(t.pk)) for t in rnd.tables.all()]
         if rows:

@@ -32,7 +32,6 @@ from typing import Any
 from django.utils.formats import number_format
 from django.utils.functional import Promise
 from django.utils.translation import get_language, gettext_lazy, pgettext, pgettext_lazy
-from django.utils.translation import gettext as _
 
 _PHASE = r"(?:night|day) \d+(?: ballot \d+)?"
 _SEATS = r"seats? \d+(?:, \d+)*"
@@ -901,34 +900,35 @@ def number_text(value: str) -> str:
         return value
 
 
+# How each kind of parameter is said in the active language, by the name it has in a
+# message pattern (``seats2`` is a ``seats``); a name not here is kept as written.
+_CONVERTERS: Mapping[str, Callable[[str], str]] = {
+    "phase": phase_text,
+    "phase_on": lambda v: phase_text(v, on=True),
+    "want": phase_text,
+    "seats": seats_text,
+    "gone": gone_text,
+    "tie": tie_text,
+    "reason": reason_text,
+    "role": role_text,
+    "winner": winner_text,
+    "step": lambda v: _lookup(_STEPS, v),
+    "got": lambda v: _lookup(_JSON_KINDS, v),
+    "what": lambda v: _lookup(_WHAT, v),
+    "said": _nobody_or_seat,
+    "due": _nobody_or_seat,
+    "policy": lambda v: _lookup(_LAST_WORDS_RULES, v),
+    "list": seat_list_text,
+    "cap": number_text,
+    "factor": number_text,
+    "detail": json_error_text,
+    "expected": expected_text,
+}
+
+
 def _param(name: str, value: str) -> str:
     """A parameter taken out of an English message, in the active language."""
-    base = name.rstrip("0123456789")
-    converters: dict[str, Callable[[str], str]] = {
-        "phase": phase_text,
-        "phase_on": lambda v: phase_text(v, on=True),
-        "want": phase_text,
-        "seats": seats_text,
-        "gone": gone_text,
-        "tie": tie_text,
-        "reason": reason_text,
-        "role": role_text,
-        "winner": winner_text,
-        "step": lambda v: _lookup(_STEPS, v),
-        "got": lambda v: _lookup(_JSON_KINDS, v),
-        "what": lambda v: _lookup(_WHAT, v),
-        "said": _nobody_or_seat,
-        "due": _nobody_or_seat,
-        "policy": lambda v: _lookup(_LAST_WORDS_RULES, v),
-        "list": seat_list_text,
-        "cap": number_text,
-        "factor": number_text,
-        "note": str,
-        "detail": json_error_text,
-        "expected": expected_text,
-        "player": str,
-    }
-    convert = converters.get(base)
+    convert = _CONVERTERS.get(name.rstrip("0123456789"))
     return convert(value) if convert is not None else value
 
 
@@ -983,8 +983,7 @@ def violation_text(code: str, message: str, where: str = "") -> str:
         return found
     if (get_language() or "en").startswith("en") or code not in CODES:
         return message  # English, or a message this module does not know (stored as written)
-    described = CODES.get(code)
-    text = str(described) if described is not None else _("the record breaks a rule")
+    text = str(CODES[code])
     if where:
         return pgettext("where: what", "%(where)s: %(message)s") % {
             "where": _where_text(where),

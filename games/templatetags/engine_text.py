@@ -1,7 +1,7 @@
 """Template filters for the engine's English words, translated at the edge.
 
 ``{% load engine_text %}`` then ``{{ violation|violation_text }}``, ``{{ item|point_reason }}``,
-``{{ label|phase }}``, ``{{ role|role }}``, ``{{ kind|award_kind }}``.
+``{{ role|role }}``, ``{{ kind|award_kind }}``.
 """
 
 from __future__ import annotations
@@ -33,11 +33,6 @@ def violation_text(v: Any) -> str:
 def point_reason(item: Any) -> str:
     """A point line (dict or engine ``PointItem``): its reason in the reader's language."""
     return vt.point_reason_text(str(_get(item, "kind") or ""), str(_get(item, "reason") or ""))
-
-
-@register.filter
-def phase(label: str) -> str:
-    return vt.phase_text(label)
 
 
 @register.filter
