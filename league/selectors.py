@@ -170,12 +170,12 @@ def registrations(event: Event, query: str = "") -> list[Registration]:
     see :mod:`league.names`. Each registration carries ``search_text`` for the page's
     filter-as-you-type.
     """
-    from league.names import initials_key, name_matches, search_key, sort_key
+    from league.names import filter_by_name, initials_key, search_key, sort_key
 
     regs = list(Registration.objects.filter(event=event).select_related("player"))
     query = query.strip().lstrip("@")
     if query:
-        regs = [r for r in regs if name_matches(query, r.player.display_name, r.player.handle)]
+        regs = filter_by_name(regs, query, lambda r: (r.player.display_name, r.player.handle))
     for reg in regs:
         name = reg.player.display_name
         reg.search_text = " ".join(  # type: ignore[attr-defined]
