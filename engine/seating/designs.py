@@ -733,6 +733,7 @@ def _disjoint(
         for i in range(start, len(vectors) - (count - len(chosen)) + 1):
             nodes += 1
             if nodes > node_limit or (nodes % 1024 == 0 and out_of_time()):
+                nodes = node_limit + 1  # every level gives up at once, not just this one
                 return False
             v = vectors[i]
             if all(all(a != b for a, b in zip(v, vectors[j], strict=True)) for j in chosen):

@@ -208,47 +208,47 @@ def draw_seating(
         club_weight=opts.club_weight,
     )
     rng = np.random.default_rng(problem.seed)
-    free = len(plans)
-    candidates: list[tuple[int, int, str, IntArray]] = []
-    if free:
-        greedy = _greedy_draw(plans, sizes, weights, rng, n)
-        candidates.append((objective(greedy, weights), _tables(greedy), _GREEDY, greedy))
-        for name, assign in _constructions(problem, plans, sizes, weights, opts, n, out_of_time):
-            candidates.append((objective(assign, weights), _tables(assign), name, assign))
-            if candidates[-1][0] <= bounds.repeats:
-                break  # designs come fewest tables first: none later can beat this one
-    report(0.1)
-    method = "fixed rounds only"
-    assign = np.zeros((0, n), dtype=np.int64)
-    if candidates:
-        candidates.sort(key=lambda c: (c[0], c[1]))
-        score, _, method, assign = candidates[0]
-        if score > bounds.repeats:
-            # polish the best start and the best of the other kind (design or greedy),
-            # each with an equal share of the effort and of the time left
-            other = [c for c in candidates if (c[2] == _GREEDY) != (method == _GREEDY)][:1]
-            starts = [candidates[0], *other]
-            window = deadline - time.perf_counter()
-            polished = []
-            for i, (_, count, name, start) in enumerate(starts):
-                until = time.perf_counter() + window / len(starts)
-                rank, name, start = _polish(
-                    start,
-                    name,
-                    weights,
-                    opts,
-                    bounds.repeats,
-                    rng,
-                    len(starts),
-                    _stopper(until, out_of_time, cut_short),
-                    _scaled(report, 0.1 + 0.8 * i / len(starts), 0.8 / len(starts)),
+    method, assign = "fixed rounds only", np.zeros((0, n), dtype=np.int64)
+    relief_note = ""
+    if plans:
+
+        def search(w: Weights, at: float, width: float) -> tuple[str, IntArray, IntArray]:
+            name, found = _best_draw(
+                problem,
+                plans,
+                sizes,
+                w,
+                opts,
+                bounds.repeats,
+                rng,
+                deadline,
+                out_of_time,
+                cut_short,
+                _scaled(report, at, width),
+            )
+            return name, found, meetings(found, w.base)
+
+        # max λ at its bound first; one above it only where that cuts R by more than
+        # cap_relief_percent (docs/draws.md: "Fewest repeats or smallest maximum")
+        method, assign, lam = search(weights, 0.0, 0.6)
+        strict, percent = _repeats(lam), opts.cap_relief_percent
+        if strict * 100 > bounds.repeats * (100 + percent) and not out_of_time():
+            relieved = replace(weights, cap=weights.cap + 1)
+            other_method, other, other_lam = search(relieved, 0.6, 0.3)
+            loose = _repeats(other_lam)
+            if loose * (100 + percent) < strict * 100:
+                method, assign = other_method, other
+                relief_note = (
+                    f"some pairs meet {int(other_lam.max())} times, above the bound of "
+                    f"{bounds.max_meetings} on the most meetings of a pair, because that cuts "
+                    f"repeat meetings from {strict:,} to {loose:,}"
                 )
-                polished.append((rank, name, start, count))
-            _, method, assign, _ = min(polished, key=lambda c: (c[0], c[3]))
     report(0.9)
     warnings: list[str] = []
     _check_avoid_met(problem, assign, fixed)
     warnings.extend(_fixed_round_warnings(problem))
+    if relief_note:
+        warnings.append(relief_note)
     rounds_idx = fixed_idx + [_tables_of(row) for row in assign]
     smallest = min((len(table) for rnd in rounds_idx for table in rnd if table), default=1)
     seat_cap = -(-problem.rounds // smallest)
@@ -279,6 +279,63 @@ def draw_seating(
         warnings.append("the time limit cut the search short; a longer limit may be fairer")
     report(1.0)
     return SeatingDraw(problem, rounds, metrics, method, tuple(warnings))
+
+
+def _best_draw(
+    problem: SeatingProblem,
+    plans: list[tuple[IntArray, tuple[int, ...]]],
+    sizes: tuple[int, ...],
+    weights: Weights,
+    opts: SearchOptions,
+    target: int,
+    rng: np.random.Generator,
+    deadline: float,
+    out_of_time: Callable[[], bool],
+    cut_short: list[bool],
+    report: Callable[[float], None],
+) -> tuple[str, IntArray]:
+    """The fairest draw under ``weights.cap``: every design that fits and a greedy draw,
+    then (unless one is at ``target``) the best start and the best of the other kind
+    (design or greedy) polished, each with an equal share of the effort and of the time
+    left before ``deadline``."""
+    n = len(problem.players)
+    candidates: list[tuple[int, int, str, IntArray]] = []
+    greedy = _greedy_draw(plans, sizes, weights, rng, n)
+    candidates.append((objective(greedy, weights), _tables(greedy), _GREEDY, greedy))
+    for name, assign in _constructions(problem, plans, sizes, weights, opts, n, out_of_time):
+        candidates.append((objective(assign, weights), _tables(assign), name, assign))
+        if candidates[-1][0] <= target:
+            break  # designs come fewest tables first: none later can beat this one
+    report(0.125)
+    candidates.sort(key=lambda c: (c[0], c[1]))
+    score, _, method, assign = candidates[0]
+    if score <= target:
+        return method, assign
+    other = [c for c in candidates if (c[2] == _GREEDY) != (method == _GREEDY)][:1]
+    starts = [candidates[0], *other]
+    window = deadline - time.perf_counter()
+    polished = []
+    for i, (_, count, name, start) in enumerate(starts):
+        until = time.perf_counter() + window / len(starts)
+        rank, name, start = _polish(
+            start,
+            name,
+            weights,
+            opts,
+            target,
+            rng,
+            len(starts),
+            _stopper(until, out_of_time, cut_short),
+            _scaled(report, 0.125 + 0.875 * i / len(starts), 0.875 / len(starts)),
+        )
+        polished.append((rank, name, start, count))
+    _, method, assign, _ = min(polished, key=lambda c: (c[0], c[3]))
+    return method, assign
+
+
+def _repeats(lam: IntArray) -> int:
+    """R = Σ over pairs of C(λ, 2) from a symmetric λ matrix."""
+    return int((lam * (lam - 1)).sum()) // 4
 
 
 def _stopper(
@@ -460,7 +517,7 @@ def _relabelled(
     players absent from a round sit at different tables of it (so the tables stay
     even without moving anyone); returned as ``assign[t, p]``."""
     array = fit_design(design, rounds, n, seed)
-    array = pad_runs(array, design.levels, n, out_of_time=out_of_time)
+    array = pad_runs(array, design.levels, n, cap=max(2, w.cap), out_of_time=out_of_time)
     lmat = meeting_matrix(n, [_tables_of(col) for col in array.T])
     h = w.avoid.astype(np.int64) * w.avoid_weight + (w.base if history else 0)
     terms = [(h, lmat)]
@@ -475,6 +532,13 @@ def _relabelled(
             both = (away[:, None] & away[None, :]).astype(np.int64) * _ABSENT_APART
             np.fill_diagonal(both, 0)
             terms.append((both, round_adjacency(array[:, offset + t])))
+        if history and away.any():
+            # an absent player's empty seat removes the most repeats at a table of
+            # players they meet again elsewhere: price its once-met table-mates (not
+            # when continuing an earlier draw, which had to be relabelled as then)
+            either = (away[:, None] | away[None, :]).astype(np.int64)
+            np.fill_diagonal(either, 0)
+            terms.append((either, round_adjacency(array[:, offset + t]) * (lmat == 1)))
     # a generator per design, so a design relabels alike whatever was tried before it
     rng = np.random.default_rng([seed, design.runs, design.columns, design.levels])
     perm = relabel(terms, iterations=opts.relabel_iterations, rng=rng, out_of_time=out_of_time)

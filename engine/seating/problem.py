@@ -52,7 +52,10 @@ class SearchOptions:
     gave; ``iterations`` the tabu budget (whole-round best swaps, for events of up to 130
     players; larger ones get proportionally fewer as each costs more) that polishes
     every draw short of its bound; ``time_limit`` passed to :func:`draw_seating` only cuts
-    them short on a slow machine.
+    them short on a slow machine. ``cap_relief_percent``: when the fairest draw found
+    with max λ at its bound has a repeat total R more than this many percent above R's
+    bound, a second search lets pairs meet once more, and its draw is taken if its R is
+    more than this many percent lower (a large value, say 1000, never trades).
     """
 
     anneal_moves: int = 300_000
@@ -62,6 +65,7 @@ class SearchOptions:
     avoid_weight: int = 100_000
     cap_weight: int = 1_000
     club_weight: int = 50
+    cap_relief_percent: int = 5
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):

@@ -236,20 +236,22 @@ def relabel(
     perm = np.arange(n)
     if not any(h.any() for h, _ in terms):
         return perm
-    permuted = [lmat[np.ix_(perm, perm)] for _, lmat in terms]
+    # player-major stacks: h[a, k] is H_k[a], lp[a, k] is L_k[π a, π ·], kept as π changes
+    h = np.stack([hk for hk, _ in terms], axis=1)
+    lp = np.stack([lk for _, lk in terms], axis=1)
+    flat_h, flat_lp = h.reshape(n, -1), lp.reshape(n, -1)
+    own = (h * lp).sum(axis=2)  # own[a, k] = Σ_c H_k[a,c] L_k[π a, π c]
     for _ in range(iterations):
         if out_of_time():
             break
-        contrib = sum((h * lp).sum(axis=1) for (h, _), lp in zip(terms, permuted, strict=True))
-        bad = np.flatnonzero(np.asarray(contrib) > 0)
+        cost = own.sum(axis=1)
+        bad = np.flatnonzero(cost > 0)
         if not len(bad):
             break
         a = int(rng.choice(bad))
-        delta = np.zeros(n, dtype=np.int64)
-        for (h, _), lp in zip(terms, permuted, strict=True):
-            d = (h * lp).sum(axis=1)
-            # swap a with every b: Σ_c (H[a,c] − H[b,c]) (L[b,c] − L[a,c]), c ∉ {a, b}
-            delta += lp @ h[a] + h @ lp[a] - d[a] - d + 2 * h[a] * lp[a]
+        # swap a with every b: Σ_k Σ_c (H[a,c] − H[b,c]) (L[b,c] − L[a,c]), c ∉ {a, b}
+        delta = flat_lp @ flat_h[a] + flat_h @ flat_lp[a] - cost[a] - cost
+        delta += 2 * (h[a] * lp[a]).sum(axis=0)
         delta[a] = 0
         best = int(delta.min())
         if best > 0:
@@ -260,8 +262,11 @@ def relabel(
         if b == a:
             continue
         perm[[a, b]] = perm[[b, a]]
-        for i, (_, lmat) in enumerate(terms):
-            permuted[i] = lmat[np.ix_(perm, perm)]
+        own -= h[:, :, a] * lp[:, :, a] + h[:, :, b] * lp[:, :, b]
+        lp[[a, b]] = lp[[b, a]]
+        lp[:, :, [a, b]] = lp[:, :, [b, a]]
+        own += h[:, :, a] * lp[:, :, a] + h[:, :, b] * lp[:, :, b]
+        own[[a, b]] = (h[[a, b]] * lp[[a, b]]).sum(axis=2)
     return perm
 
 

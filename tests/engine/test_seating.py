@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -102,6 +103,43 @@ def test_130_players_on_10_tables_of_13_within_two_percent_at_max_lambda_two() -
     m = draw.metrics
     assert (m.max_meetings, m.max_meetings_bound, m.repeats_bound) == (2, 2, 1350)
     assert m.repeats <= 1370  # AG(2,11) less a point, ten extras of cost 47 each
+
+
+def test_one_more_meeting_for_some_pairs_when_it_cuts_repeats_by_more_than_the_tolerance() -> None:
+    # 60 players on 7 tables over 8 rounds: the plane over 7 elements (49 players) plus
+    # 11 extras reaches R's bound only if some extras meet a player 3 times; at max λ 2
+    # the best draw known has R 350
+    problem = SeatingProblem(players=ids(60), rounds=8, seed=3)
+    relieved = draw_seating(problem, options=QUICK)
+    assert_valid(relieved)
+    m = relieved.metrics
+    assert (m.repeats, m.repeats_bound, m.max_meetings, m.max_meetings_bound) == (308, 308, 3, 2)
+    assert any("meet 3 times, above the bound of 2" in w for w in relieved.warnings)
+    strict = draw_seating(problem, options=replace(QUICK, cap_relief_percent=1000))
+    assert strict.metrics.max_meetings == 2
+    assert strict.metrics.repeats * 100 > 308 * (100 + QUICK.cap_relief_percent)
+    assert not any("above the bound" in w for w in strict.warnings)
+
+
+def test_no_trade_when_the_draw_at_the_bound_is_close_enough() -> None:
+    # 130 on 10 tables of 13: max λ 2 with R within 5 % of the bound, so no relief
+    problem = SeatingProblem(players=ids(130), rounds=10, tables=10, seed=7)
+    draw = draw_seating(problem, options=QUICK)
+    assert draw.metrics.max_meetings == 2
+    assert draw.metrics.repeats * 100 <= draw.metrics.repeats_bound * 105
+
+
+def test_absent_players_take_the_places_that_remove_the_most_repeats() -> None:
+    # six players miss rounds 4 and 5 of the 120 / 10 tables anchor: their empty seats
+    # should sit among pairs that meet twice (R 852 when they were placed blindly)
+    players = ids(120)
+    absent = {p: frozenset({4, 5}) for p in players[:6]}
+    problem = SeatingProblem(players=players, rounds=10, tables=10, absent=absent, seed=2)
+    draw = draw_seating(problem, options=QUICK)
+    assert_valid(draw)
+    m = draw.metrics
+    assert m.repeats_bound == 798 and m.max_meetings == 2
+    assert m.repeats <= 1.04 * m.repeats_bound
 
 
 def test_five_extras_on_the_punctured_plane_reach_the_bound() -> None:
