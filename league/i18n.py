@@ -59,6 +59,16 @@ DRAW_MESSAGES: tuple[tuple[re.Pattern[str], Promise], ...] = tuple(
             gettext_lazy("the time limit cut the search short; a longer limit may be fairer"),
         ),
         (
+            r"some pairs meet (?P<top>\d+) times, above the bound of (?P<bound>\d+) on the most "
+            r"meetings of one pair, because that cuts repeat meetings from (?P<strict>\d+) to "
+            r"(?P<loose>\d+)",
+            gettext_lazy(
+                "some pairs meet %(top)s times, above the bound of %(bound)s on the most "
+                "meetings of one pair, because that cuts repeat meetings from %(strict)s to "
+                "%(loose)s"
+            ),
+        ),
+        (
             r"players meet the same referee (?P<n>\d+) extra times; the lower bound is "
             r"(?P<bound>\d+)",
             gettext_lazy(

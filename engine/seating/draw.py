@@ -212,8 +212,8 @@ def draw_seating(
     relief_note = ""
     if plans:
 
-        def search(w: Weights, at: float, width: float) -> tuple[str, IntArray, IntArray]:
-            name, found = _best_draw(
+        def search(w: Weights, at: float, width: float) -> list[tuple[str, IntArray]]:
+            return _best_draws(
                 problem,
                 plans,
                 sizes,
@@ -226,22 +226,25 @@ def draw_seating(
                 cut_short,
                 _scaled(report, at, width),
             )
-            return name, found, meetings(found, w.base)
 
         # max λ at its bound first; one above it only where that cuts R by more than
         # cap_relief_percent (docs/draws.md: "Fewest repeats or smallest maximum")
-        method, assign, lam = search(weights, 0.0, 0.6)
-        strict, percent = _repeats(lam), opts.cap_relief_percent
+        first = search(weights, 0.0, 0.6)
+        method, assign = first[0]
+        strict, percent = _repeats(meetings(assign, weights.base)), opts.cap_relief_percent
         if strict * 100 > bounds.repeats * (100 + percent) and not out_of_time():
             relieved = replace(weights, cap=weights.cap + 1)
-            other_method, other, other_lam = search(relieved, 0.6, 0.3)
-            loose = _repeats(other_lam)
+            # the first search's other draws count too: one may already be there
+            pool = search(relieved, 0.6, 0.3) + first[1:]
+            other_method, other = min(pool, key=lambda c: _rank(c[1], relieved))
+            lam = meetings(other, weights.base)
+            loose = _repeats(lam)
             if loose * (100 + percent) < strict * 100:
                 method, assign = other_method, other
                 relief_note = (
-                    f"some pairs meet {int(other_lam.max())} times, above the bound of "
-                    f"{bounds.max_meetings} on the most meetings of a pair, because that cuts "
-                    f"repeat meetings from {strict:,} to {loose:,}"
+                    f"some pairs meet {int(lam.max())} times, above the bound of "
+                    f"{bounds.max_meetings} on the most meetings of one pair, because that cuts "
+                    f"repeat meetings from {strict} to {loose}"
                 )
     report(0.9)
     warnings: list[str] = []
@@ -281,7 +284,7 @@ def draw_seating(
     return SeatingDraw(problem, rounds, metrics, method, tuple(warnings))
 
 
-def _best_draw(
+def _best_draws(
     problem: SeatingProblem,
     plans: list[tuple[IntArray, tuple[int, ...]]],
     sizes: tuple[int, ...],
@@ -293,11 +296,11 @@ def _best_draw(
     out_of_time: Callable[[], bool],
     cut_short: list[bool],
     report: Callable[[float], None],
-) -> tuple[str, IntArray]:
-    """The fairest draw under ``weights.cap``: every design that fits and a greedy draw,
-    then (unless one is at ``target``) the best start and the best of the other kind
-    (design or greedy) polished, each with an equal share of the effort and of the time
-    left before ``deadline``."""
+) -> list[tuple[str, IntArray]]:
+    """Draws under ``weights.cap``, the fairest first: every design that fits and a
+    greedy draw, then (unless one is at ``target``) the best start and the best of the
+    other kind (design or greedy) polished, each with an equal share of the effort and
+    of the time left before ``deadline``."""
     n = len(problem.players)
     candidates: list[tuple[int, int, str, IntArray]] = []
     greedy = _greedy_draw(plans, sizes, weights, rng, n)
@@ -310,7 +313,7 @@ def _best_draw(
     candidates.sort(key=lambda c: (c[0], c[1]))
     score, _, method, assign = candidates[0]
     if score <= target:
-        return method, assign
+        return [(method, assign)]
     other = [c for c in candidates if (c[2] == _GREEDY) != (method == _GREEDY)][:1]
     starts = [candidates[0], *other]
     window = deadline - time.perf_counter()
@@ -329,8 +332,8 @@ def _best_draw(
             _scaled(report, 0.125 + 0.875 * i / len(starts), 0.875 / len(starts)),
         )
         polished.append((rank, name, start, count))
-    _, method, assign, _ = min(polished, key=lambda c: (c[0], c[3]))
-    return method, assign
+    polished.sort(key=lambda c: (c[0], c[3]))
+    return [(name, found) for _, name, found, _ in polished]
 
 
 def _repeats(lam: IntArray) -> int:

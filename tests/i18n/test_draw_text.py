@@ -12,6 +12,8 @@ SAMPLES = [
     "3 club-mate meetings in rounds 1–2 could not be avoided",
     "a player holds one seat number 3 times, above the ideal 2",
     "the time limit cut the search short; a longer limit may be fairer",
+    "some pairs meet 3 times, above the bound of 2 on the most meetings of one pair, because "
+    "that cuts repeat meetings from 350 to 308",
     "players meet the same referee 4 extra times; the lower bound is 1",
     "referee loads range from 1 to 3 tables",
     "round 2: 5 players present, fewer than the minimum table size 6",
