@@ -231,16 +231,25 @@ def difference_scheme(q: int) -> IntArray:
     return field(2 * q).mul >> 1
 
 
-def difference_scheme_array(q: int) -> DesignArray:
+def difference_scheme_array(q: int, *, extended: bool = False) -> DesignArray:
     """OA(2q², 2q, q, 2) from a difference scheme D: run (i, g) takes ``D[i][j] + g``
     in column j. Two runs agree in a column j only if ``D[i][j] − D[i'][j] = g' − g``;
     D's rows are a difference scheme too, so runs from different rows agree exactly
-    twice and runs of one row never: max λ = 2."""
+    twice and runs of one row never: max λ = 2.
+
+    ``extended`` adds a column 2q+1 where run (i, g) takes ``i // 2``: each level holds
+    two whole rows, which meet every level of another column once each, so it is still
+    an OA of index 2 (every two rounds overlap as evenly as possible), at the price of
+    the runs of paired rows agreeing three times (max λ = 3)."""
     f = field(q)
     d = difference_scheme(q)
     rows, g = np.divmod(np.arange(2 * q * q), q)
     cols = [f.add[d[rows, j], g] for j in range(2 * q)]
-    return DesignArray(f"orthogonal array OA({2 * q * q},{2 * q},{q},2)", q, np.stack(cols, axis=1))
+    if extended:
+        cols.append(rows // 2)
+    return DesignArray(
+        f"orthogonal array OA({2 * q * q},{len(cols)},{q},2)", q, np.stack(cols, axis=1)
+    )
 
 
 def quadratic_array(q: int, rounds: int, runs: int) -> DesignArray:
@@ -844,5 +853,7 @@ def candidate_designs(
             yield punctured_affine_plane(s + 1, puncture_multipliers(s + 1))
         if s in difference_scheme_orders() and 2 * s * s >= players_ and 2 * s >= rounds:
             yield difference_scheme_array(s)
+        if s in difference_scheme_orders() and 2 * s * s >= players_ and 2 * s + 1 == rounds:
+            yield difference_scheme_array(s, extended=True)  # only where the column is needed
         if prime_power(s) and s**3 >= players_ and s * s + s + 1 >= rounds and s <= 5:
             yield affine_space(s)

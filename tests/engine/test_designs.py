@@ -92,6 +92,20 @@ def test_difference_scheme_array_is_orthogonal_with_two_meetings(q: int) -> None
 
 
 @pytest.mark.parametrize("q", difference_scheme_orders())
+def test_extended_difference_scheme_array_stays_orthogonal_with_three_meetings(q: int) -> None:
+    oa = difference_scheme_array(q, extended=True)
+    assert oa.array.shape == (2 * q * q, 2 * q + 1)
+    assert oa.name == f"orthogonal array OA({2 * q * q},{2 * q + 1},{q},2)"
+    for i, j in itertools.combinations(range(oa.columns), 2):
+        cells = np.bincount(oa.array[:, i] * q + oa.array[:, j], minlength=q * q)
+        assert (cells == 2).all()
+    meetings = _pair_counts(oa.array)
+    assert meetings.max() == 3
+    # the runs of two paired rows (2q runs) meet three times: q² pairs per row pair
+    assert int((meetings == 3).sum()) == q * q * q
+
+
+@pytest.mark.parametrize("q", difference_scheme_orders())
 def test_difference_scheme_rows_and_columns_differ_evenly(q: int) -> None:
     f = GaloisField(q)
     d = difference_scheme(q)

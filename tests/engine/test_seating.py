@@ -121,6 +121,19 @@ def test_one_more_meeting_for_some_pairs_when_it_cuts_repeats_by_more_than_the_t
     assert not any("above the bound" in w for w in strict.warnings)
 
 
+def test_37_players_over_9_rounds_from_the_extended_orthogonal_array() -> None:
+    # OA(32,9,4,2) plus five extra players: every two rounds overlap almost as evenly as
+    # possible (R 936 is the bound); keeping everyone under 4 meetings costs 15 % more
+    problem = SeatingProblem(players=ids(37), rounds=9, seed=1)
+    draw = draw_seating(problem, options=QUICK)
+    assert_valid(draw)
+    m = draw.metrics
+    assert draw.method.startswith("orthogonal array OA(32,9,4,2)")
+    assert (m.repeats_bound, m.max_meetings, m.max_meetings_bound) == (936, 4, 3)
+    assert m.repeats <= 1.01 * m.repeats_bound
+    assert any("meet 4 times, above the bound of 3" in w for w in draw.warnings)
+
+
 def test_no_trade_when_the_draw_at_the_bound_is_close_enough() -> None:
     # 130 on 10 tables of 13: max λ 2 with R within 5 % of the bound, so no relief
     problem = SeatingProblem(players=ids(130), rounds=10, tables=10, seed=7)
