@@ -316,6 +316,24 @@ def assign_referees(
     return _finish(plan, rounds, refs, n, bound)
 
 
+@dataclass(frozen=True)
+class _Seated:
+    """One round as arrays: who plays, at which table, and the table × player one-hot
+    that sums players' referee counts per table in one product."""
+
+    players: npt.NDArray[np.int64]
+    table: npt.NDArray[np.int64]
+    onehot: npt.NDArray[np.float64]
+
+    @classmethod
+    def of(cls, rnd: list[list[int]]) -> _Seated:
+        players = np.array([p for table in rnd for p in table], dtype=np.int64)
+        table = np.repeat(np.arange(len(rnd)), [len(t) for t in rnd])
+        onehot = np.zeros((len(rnd), len(players)))
+        onehot[table, np.arange(len(players))] = 1.0
+        return cls(players, table, onehot)
+
+
 class _Search:
     """Per-round Hungarian sweeps over a plan, with kicks and restarts."""
 
@@ -334,6 +352,7 @@ class _Search:
         self.weight, self.grade, self.opts = weight, grade, opts
         self.rng = np.random.default_rng(seed)
         n = 1 + max((p for rnd in rounds for table in rnd for p in table), default=0)
+        self.seated = [_Seated.of(rnd) for rnd in rounds]
         self.counts = np.zeros((n, k), dtype=np.int64)
         self.load = np.zeros(k, dtype=np.int64)
         self.plan: list[list[int]] = []
@@ -345,23 +364,31 @@ class _Search:
         self.load[:] = 0
         self.plan = [list(a) for a in self.fixed] + [[] for _ in self.order]
         for t in range(len(self.fixed)):
-            _apply(self.rounds[t], self.plan[t], self.counts, self.load, +1)
+            self._apply(t, +1)
         if shuffle:
             self.rng.shuffle(self.order)
         for t in self.order:
             self.plan[t] = self._solve(t)
-            _apply(self.rounds[t], self.plan[t], self.counts, self.load, +1)
+            self._apply(t, +1)
+
+    def _apply(self, t: int, sign: int) -> None:
+        _apply(self.seated[t], self.plan[t], self.counts, self.load, sign)
 
     def _solve(self, t: int) -> list[int]:
-        return _solve(
-            self.rounds[t],
-            self.counts,
-            self.load,
-            self.blocked[t],
-            self.weight[t],
-            self.grade,
-            self.opts,
-        )
+        """Best referee per table for round t, the other rounds held fixed."""
+        seated, opts = self.seated[t], self.opts
+        mine = self.counts[seated.players]
+        # repeats first; the squared counts then spread them so nobody sees one referee often
+        seen = seated.onehot @ mine
+        squares = seated.onehot @ (mine * mine)
+        cost = opts.repeat_weight * seen + squares + opts.load_weight * (2 * self.load + 1)
+        cost += opts.grade_weight * self.weight[t][:, None] * self.grade[None, :]
+        cost[self.blocked[t]] = _FORBIDDEN
+        rows, cols = linear_sum_assignment(cost)
+        out = [0] * len(cols)
+        for r, c in zip(rows, cols, strict=True):
+            out[int(r)] = int(c)
+        return out
 
     def descend(self, deadline: float) -> None:
         """Re-solve every round given the others, and exchange referees' schedules over
@@ -371,11 +398,11 @@ class _Search:
                 return
             changed = self.swap_segments()
             for t in self.rng.permutation(self.order):
-                _apply(self.rounds[t], self.plan[t], self.counts, self.load, -1)
+                self._apply(t, -1)
                 new = self._solve(t)
                 changed |= new != self.plan[t]
                 self.plan[t] = new
-                _apply(self.rounds[t], self.plan[t], self.counts, self.load, +1)
+                self._apply(t, +1)
             if not changed:
                 return
 
@@ -389,36 +416,40 @@ class _Search:
         """
         if not self.order:
             return False
-        per_round = []
-        for t, rnd in enumerate(self.rounds):
-            c = np.zeros_like(self.counts)
-            for table, ref in zip(rnd, self.plan[t], strict=True):
-                c[table, ref] += 1
-            per_round.append(c)
+        rounds = len(self.rounds)
+        segments = [
+            (lo, hi)
+            for lo in range(min(self.order), rounds)
+            for hi in range(lo + 1, rounds + 1)
+            if hi - lo < rounds  # swapping everywhere only renames referees
+        ]
+        if not segments:
+            return False
+        per_round = np.zeros((rounds, *self.counts.shape), dtype=np.int64)
+        for t, (seated, refs) in enumerate(zip(self.seated, self.plan, strict=True)):
+            per_round[t, seated.players, np.asarray(refs)[seated.table]] = 1
+        prefix = np.concatenate([np.zeros_like(per_round[:1]), np.cumsum(per_round, axis=0)])
+        lo_at, hi_at = np.array(segments).T
+        inside = (prefix[hi_at] - prefix[lo_at]).astype(float)  # every segment at once
+        # Iᵀ·O for all segments in one batched product (floats: exact for counts this small)
+        x = np.rint(inside.transpose(0, 2, 1) @ (self.counts[None] - inside)).astype(np.int64)
+        diag = np.diagonal(x, axis1=1, axis2=2)
+        delta = -(diag[:, :, None] + diag[:, None, :] - x - x.transpose(0, 2, 1))
+        seg, ra, rb = np.nonzero((delta < 0) & np.triu(np.ones(delta.shape[1:], dtype=bool), 1))
+        # the best swap the conflicts allow; ties go to the earliest segment, then pair
         best: tuple[int, int, int, int, int] | None = None
-        for lo in range(min(self.order), len(self.rounds)):
-            inside = np.zeros_like(self.counts)
-            for hi in range(lo + 1, len(self.rounds) + 1):
-                inside += per_round[hi - 1]
-                if hi - lo == len(self.rounds):
-                    continue  # swapping everywhere only renames referees
-                x = inside.T @ (self.counts - inside)
-                diag = np.diag(x)
-                delta = -(diag[:, None] + diag[None, :] - x - x.T)
-                for a, b in zip(*np.nonzero(delta < 0), strict=True):
-                    if (
-                        a < b
-                        and (best is None or delta[a, b] < best[0])
-                        and self._swappable(int(a), int(b), lo, hi)
-                    ):
-                        best = (int(delta[a, b]), int(a), int(b), lo, hi)
+        for i in np.lexsort((rb, ra, seg, delta[seg, ra, rb])):
+            lo, hi = segments[int(seg[i])]
+            if self._swappable(int(ra[i]), int(rb[i]), lo, hi):
+                best = (int(delta[seg[i], ra[i], rb[i]]), int(ra[i]), int(rb[i]), lo, hi)
+                break
         if best is None:
             return False
         _, a, b, lo, hi = best
         for t in range(lo, hi):
-            _apply(self.rounds[t], self.plan[t], self.counts, self.load, -1)
+            self._apply(t, -1)
             self.plan[t] = [b if r == a else a if r == b else r for r in self.plan[t]]
-            _apply(self.rounds[t], self.plan[t], self.counts, self.load, +1)
+            self._apply(t, +1)
         return True
 
     def _swappable(self, a: int, b: int, lo: int, hi: int) -> bool:
@@ -433,12 +464,12 @@ class _Search:
     def kick(self) -> None:
         """Give one random round a random conflict-free assignment."""
         t = int(self.rng.choice(self.order))
-        _apply(self.rounds[t], self.plan[t], self.counts, self.load, -1)
+        self._apply(t, -1)
         noise = self.rng.random(self.blocked[t].shape)
         noise[self.blocked[t]] = _FORBIDDEN
         rows, cols = linear_sum_assignment(noise)
         self.plan[t] = [int(c) for _, c in sorted(zip(rows, cols, strict=True))]
-        _apply(self.rounds[t], self.plan[t], self.counts, self.load, +1)
+        self._apply(t, +1)
 
     def score(self) -> tuple[int, int, int, float]:
         """Repeats, then squared counts (spread), load spread, grade mismatch."""
@@ -517,38 +548,15 @@ def _check_round(
 
 
 def _apply(
-    rnd: list[list[int]],
-    plan: list[int],
+    seated: _Seated,
+    refs: list[int],
     counts: npt.NDArray[np.int64],
     load: npt.NDArray[np.int64],
     sign: int,
 ) -> None:
-    for table, ref in zip(rnd, plan, strict=True):
-        counts[table, ref] += sign
-        load[ref] += sign
-
-
-def _solve(
-    rnd: list[list[int]],
-    counts: npt.NDArray[np.int64],
-    load: npt.NDArray[np.int64],
-    blocked: npt.NDArray[np.bool_],
-    weight: npt.NDArray[np.float64],
-    grade: npt.NDArray[np.float64],
-    opts: RefereeOptions,
-) -> list[int]:
-    """Best referee per table for one round, the other rounds held fixed."""
-    # repeats first; the squared counts then spread them so nobody sees one referee often
-    seen = np.stack([counts[table].sum(axis=0) for table in rnd]).astype(float)
-    squares = np.stack([(counts[table] ** 2).sum(axis=0) for table in rnd]).astype(float)
-    cost = opts.repeat_weight * seen + squares + opts.load_weight * (2 * load + 1)[None, :]
-    cost += opts.grade_weight * weight[:, None] * grade[None, :]
-    cost[blocked] = _FORBIDDEN
-    rows, cols = linear_sum_assignment(cost)
-    out = [0] * len(rnd)
-    for r, c in zip(rows, cols, strict=True):
-        out[int(r)] = int(c)
-    return out
+    """Add (or with ``sign`` −1 remove) one round's referees to the counts and loads."""
+    counts[seated.players, np.asarray(refs, dtype=np.int64)[seated.table]] += sign
+    load[refs] += sign  # a referee judges one table a round: no index twice
 
 
 def _finish(
@@ -561,7 +569,7 @@ def _finish(
     counts = np.zeros((n, len(refs)), dtype=np.int64)
     load = np.zeros(len(refs), dtype=np.int64)
     for rnd, assigned in zip(rounds, plan, strict=True):
-        _apply(rnd, assigned, counts, load, +1)
+        _apply(_Seated.of(rnd), assigned, counts, load, +1)
     repeats = int((counts * (counts - 1) // 2).sum())
     metrics = RefereeMetrics(
         repeats=repeats,
