@@ -23,7 +23,7 @@ from django.utils.translation import gettext_noop
 
 from engine.errors import EngineError
 from engine.referees import assign_referees
-from engine.seating import SeatingProblem, draw_seating
+from engine.seating import SearchOptions, SeatingProblem, draw_seating
 from league import selectors
 from league.errors import LeagueError
 from league.models import DrawJob, Event, Registration, Round, Seat, Table
@@ -54,6 +54,8 @@ class DrawInput:
     #: referees of the rounds kept (history), when every such table has a listed referee
     fixed_referees: list[list[str]] = field(default_factory=list)
     grades: dict[str, float] = field(default_factory=dict)
+    #: the engine's effort and trade-offs (the event's "allow one extra meeting")
+    options: SearchOptions = field(default_factory=SearchOptions)
 
 
 def build_input(
@@ -121,6 +123,9 @@ def build_input(
         to_round=to_round,
         fixed_referees=[[str(ref) for ref in refs] for refs in fixed_refs] if usable else [],
         grades={str(r.pk): float(r.grade) for r in referees},
+        options=SearchOptions()
+        if event.allow_extra_meeting
+        else SearchOptions(cap_relief_percent=0),
     )
 
 
@@ -143,7 +148,7 @@ def engine_draw(
 ) -> tuple[list[list[list[str]]], list[list[str | None]] | None, dict[str, Any], list[str]]:
     """Call the engine: seating for rounds from..to, then referees. Pure values out."""
     limit = time_limit() if limit is None else limit
-    draw = draw_seating(data.problem, time_limit=limit, progress=progress)
+    draw = draw_seating(data.problem, time_limit=limit, options=data.options, progress=progress)
     all_rounds = [[list(table) for table in r.tables] for r in draw.rounds]
     skip = len(all_rounds) - (data.to_round - data.from_round + 1)
     seating = all_rounds[skip:]

@@ -75,6 +75,15 @@ class EventForm(forms.Form):
     rounds_count = forms.IntegerField(label=_("Number of rounds"), min_value=1, max_value=30)
     min_table = forms.IntegerField(label=_("Smallest table"), min_value=6, max_value=17, initial=8)
     max_table = forms.IntegerField(label=_("Largest table"), min_value=6, max_value=17, initial=12)
+    allow_extra_meeting = forms.BooleanField(
+        label=_("Allow one extra meeting for a more even draw"),
+        required=False,
+        initial=True,
+        help_text=_(
+            "When keeping every pair to the fewest possible meetings would leave over 5 % "
+            "more repeat meetings in all, let a few pairs meet once more."
+        ),
+    )
     first_round_at = forms.DateTimeField(
         label=_("Round 1 starts at"),
         required=False,
@@ -140,6 +149,7 @@ class EventForm(forms.Form):
             "rounds_count": event.rounds_count,
             "min_table": event.min_table,
             "max_table": event.max_table,
+            "allow_extra_meeting": event.allow_extra_meeting,
             "first_round_at": first.starts_at if first else None,
             "referees": list(event.referees.all()),
             "staff": ", ".join(u.get_username() for u in event.staff.all()),

@@ -80,6 +80,7 @@ class EventSerializer(serializers.ModelSerializer[Event]):
             "rounds_count",
             "min_table",
             "max_table",
+            "allow_extra_meeting",
             "status",
             "rounds",
             "referees",
@@ -217,6 +218,7 @@ class EventInputSerializer(serializers.Serializer[Any]):
     rounds_count = serializers.IntegerField(min_value=1, max_value=30)
     min_table = serializers.IntegerField(min_value=6, max_value=17, required=False)
     max_table = serializers.IntegerField(min_value=6, max_value=17, required=False)
+    allow_extra_meeting = serializers.BooleanField(required=False)
     round_starts = serializers.ListField(
         child=serializers.DateTimeField(allow_null=True), required=False, allow_null=True
     )

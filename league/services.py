@@ -103,6 +103,7 @@ EVENT_FIELDS = (
     "rounds_count",
     "min_table",
     "max_table",
+    "allow_extra_meeting",
     "season",
 )
 

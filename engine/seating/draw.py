@@ -232,7 +232,7 @@ def draw_seating(
         first = search(weights, 0.0, 0.6)
         method, assign = first[0]
         strict, percent = _repeats(meetings(assign, weights.base)), opts.cap_relief_percent
-        if strict * 100 > bounds.repeats * (100 + percent) and not out_of_time():
+        if percent and strict * 100 > bounds.repeats * (100 + percent) and not out_of_time():
             relieved = replace(weights, cap=weights.cap + 1)
             # the first search's other draws count too: one may already be there
             pool = search(relieved, 0.6, 0.3) + first[1:]

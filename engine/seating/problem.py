@@ -55,7 +55,7 @@ class SearchOptions:
     them short on a slow machine. ``cap_relief_percent``: when the fairest draw found
     with max λ at its bound has a repeat total R more than this many percent above R's
     bound, a second search lets pairs meet once more, and its draw is taken if its R is
-    more than this many percent lower (a large value, say 1000, never trades).
+    more than this many percent lower (0 keeps max λ at its bound always).
     """
 
     anneal_moves: int = 300_000

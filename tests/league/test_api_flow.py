@@ -28,6 +28,7 @@ def test_event_set_up_through_the_api(django_capture_on_commit_callbacks: Any) -
             "rounds_count": 3,
             "min_table": 8,
             "max_table": 12,
+            "allow_extra_meeting": False,
             "round_starts": ["2030-05-01T10:00:00Z", "2030-05-01T12:00:00Z", None],
             "referees": [r.pk for r in refs],
         },
@@ -35,6 +36,7 @@ def test_event_set_up_through_the_api(django_capture_on_commit_callbacks: Any) -
     )
     assert created.status_code == 201, created.json()
     event = created.json()
+    assert event["allow_extra_meeting"] is False
     base = f"/api/v1/events/{event['id']}"
     assert [r["starts_at"] is not None for r in event["rounds"]] == [True, True, False]
     bad = api.post(base + "/transition/", {"to": "finished"}, format="json")

@@ -207,6 +207,40 @@ def test_times_are_read_and_shown_in_the_club_time_zone(
     assert tz.get_current_timezone_name() == "UTC"  # switched back after the request
 
 
+def test_event_form_offers_the_extra_meeting_checked_and_the_dashboard_says_which(
+    organiser_client: tuple[Client, Any],
+) -> None:
+    client, org = organiser_client
+    form = client.get(reverse("event-create", args=[org.club.slug])).content.decode()
+    box = form[
+        form.index('name="allow_extra_meeting"') - 200 : form.index('name="allow_extra_meeting"')
+        + 200
+    ]
+    assert 'type="checkbox"' in box and "checked" in box
+    fields = {
+        "starts_on": "2030-03-01",
+        "ends_on": "2030-03-01",
+        "ruleset": "classic",
+        "scoring_profile": "club-v1",
+        "rounds_count": 2,
+        "min_table": 8,
+        "max_table": 12,
+        "round_minutes": 90,
+    }
+    for name, box_value, text in (
+        ("Even Night", {"allow_extra_meeting": "on"}, "fewest in all"),
+        ("Strict Night", {}, "no pair above the least maximum"),
+    ):
+        response = client.post(
+            reverse("event-create", args=[org.club.slug]), {"name": name, **fields, **box_value}
+        )
+        assert response.status_code == 302
+        event = Event.objects.get(name=name)
+        assert event.allow_extra_meeting is bool(box_value)
+        page = client.get(reverse("event-dashboard", args=[event.pk])).content.decode()
+        assert f'id="event-meetings">{text}' in page
+
+
 def test_draw_page_shows_a_running_draw_and_sheets_list_everyone(
     organiser_client: tuple[Client, Any],
 ) -> None:

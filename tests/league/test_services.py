@@ -299,6 +299,30 @@ def test_draw_all_rounds_writes_valid_seating(
     assert AuditEntry.objects.filter(action="draw.done", event=event).exists()
 
 
+@pytest.mark.parametrize("allow", [True, False])
+def test_the_event_chooses_whether_a_pair_may_meet_once_more(
+    organiser: Any, allow: bool, settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    # 36 players, 9 rounds: the 32-player orthogonal array with a ninth round plus four
+    # players reaches R's bound only with some pairs meeting 4 times (max λ bound 3)
+    settings.LEAGUE_DRAW_TIME_LIMIT = 10.0  # the whole search: fairness is tested here
+    event = EventFactory(
+        club=organiser.organised_clubs.get().club, rounds_count=9, allow_extra_meeting=allow
+    )
+    registered_players(event, 36)
+    job = draw(organiser, event, django_capture_on_commit_callbacks, from_round=1, seed=1)
+    assert job.status == "done", job.error
+    bound = job.metrics["max_meetings_bound"]
+    relief = [w for w in job.warnings if "above the bound" in w]
+    if allow:
+        assert job.metrics["max_meetings"] == bound + 1
+        assert job.metrics["repeats"] == job.metrics["repeats_bound"]
+        assert relief
+    else:
+        assert job.metrics["max_meetings"] == bound
+        assert not relief
+
+
 def test_draw_failure_is_recorded_with_a_clear_message(
     organiser: Any, event: Event, django_capture_on_commit_callbacks: Any
 ) -> None:
