@@ -152,7 +152,9 @@ def compare(repeats: int, top: int, other_repeats: int, other_top: int) -> str:
     """The engine against the annealing on R and on max λ, naming what is worse."""
     worse = []
     if repeats > other_repeats:
-        worse.append(f"R {repeats / other_repeats - 1:+.1%}")
+        worse.append(
+            f"R {repeats / other_repeats - 1:+.1%}" if other_repeats else f"R {repeats:,} vs 0"
+        )
     if top > other_top:
         worse.append(f"max λ +{top - other_top}")
     if worse:
@@ -190,7 +192,8 @@ def main() -> None:
         shapes = [[len(t) for t in r.tables] for r in draw.rounds]
         rnd_r, rnd_l = measures(inst.players, random_draw(inst.players, shapes, random.Random(1)))
         # the baselines keep the table sizes but ignore who is absent and the constraints
-        ann = anneal(inst.players, shapes, args.anneal_seconds or cpu, args.seed)
+        seconds_ann = cpu if args.anneal_seconds is None else args.anneal_seconds
+        ann = anneal(inst.players, shapes, seconds_ann, args.seed)
         ann_r, ann_l = measures(inst.players, ann)
         own = [[[index[p] for p in t] for t in r.tables] for r in draw.rounds]
         assert measures(inst.players, own) == (m.repeats, m.max_meetings)

@@ -51,6 +51,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "config.middleware.ProfileLanguageMiddleware",  # profile > cookie > browser
     "django.contrib.messages.middleware.MessageMiddleware",
+    "league.middleware.RequestTimezoneMiddleware",  # a club's time zone ends with its request
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 

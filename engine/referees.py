@@ -556,7 +556,7 @@ def _apply(
 ) -> None:
     """Add (or with ``sign`` −1 remove) one round's referees to the counts and loads."""
     counts[seated.players, np.asarray(refs, dtype=np.int64)[seated.table]] += sign
-    load[refs] += sign  # a referee judges one table a round: no index twice
+    np.add.at(load, refs, sign)  # counts twice a referee listed twice in given rounds
 
 
 def _finish(

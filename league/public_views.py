@@ -12,7 +12,7 @@ import hashlib
 import math
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from django.core.cache import cache
 from django.core.paginator import Paginator
@@ -31,6 +31,8 @@ from league import rankings
 from league.models import Club, League, Player, Season
 
 PAGE_SIZE = 50
+#: Leaderboard pages kept in the cache, per filter (later ones are rarely asked for).
+CACHED_PAGES = 20
 
 
 def _int(value: str | None, default: int = 0) -> int:
@@ -44,7 +46,7 @@ def leaderboard_filter(params: Any) -> rankings.LeaderboardFilter:
     """The leaderboard's filters from query parameters (unknown values are ignored)."""
     club = None
     if params.get("club"):
-        club = Club.objects.filter(slug=params["club"]).first()
+        club = Club.objects.filter(slug=params["club"]).annotate(**rankings.MEMBER_STAMP).first()
     season = None
     if params.get("season"):
         season = Season.objects.filter(pk=_int(params["season"])).first()
@@ -117,18 +119,23 @@ def _filter_options(f: rankings.LeaderboardFilter) -> dict[str, str]:
 @require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
     f = leaderboard_filter(request.GET)
-    params = request.GET.copy()
-    params.pop("page", None)
-    query_string = params.urlencode()
-    params.pop("q", None)
-    # The table and pager depend only on the ratings and the query: cache them under the
-    # ratings' version (a confirmation changes the version, so nothing stale is served).
-    query = hashlib.sha1(request.GET.urlencode().encode()).hexdigest()
-    key = f"results:lb:{rankings.ratings_version()}:{get_language()}:{query}"
-    block = cache.get(key)
+    filters = f.params()
+    query_string = urlencode(filters)
+    page_number = _int(request.GET.get("page"), 1) or 1
+    # The table and pager depend only on the ratings, the filters and the page: cache
+    # them under the ratings' version (a confirmation changes it, so nothing stale is
+    # served) and, for a club, its members'. Name searches and far pages are not cached:
+    # any text makes a new key.
+    cacheable = not f.query and page_number <= CACHED_PAGES
+    version = rankings.ratings_version()
+    if f.club is not None:
+        version += ":" + rankings.members_version(f.club)
+    digest = hashlib.sha1(f"{query_string}&page={page_number}".encode()).hexdigest()
+    key = f"results:lb:{version}:{get_language()}:{digest}"
+    block = cache.get(key) if cacheable else None
     if block is None:
         paginator = Paginator(rankings.leaderboard(f), PAGE_SIZE)
-        page = paginator.get_page(request.GET.get("page"))
+        page = paginator.get_page(page_number)
         start = (page.number - 1) * PAGE_SIZE
         rows = [(start + i, r) for i, r in enumerate(page.object_list, start=1)]
         block = render_to_string(
@@ -140,7 +147,8 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
                 "query_string": query_string,
             },
         )
-        cache.set(key, block, 600)
+        if cacheable:
+            cache.set(key, block, 600)
     me = _my_player(request)
     my_position = rankings.leaderboard_position(f, me) if me is not None else None
     return render(
@@ -151,7 +159,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
             "table": mark_safe(block),  # rendered by our template
             "options": _filter_options(f),
             "roles": [(r, rankings.ROLE_LABELS[r]) for r in rankings.ROLES],
-            "query_string": params.urlencode(),
+            "query_string": urlencode([(k, v) for k, v in filters if k != "q"]),
             "me": me,
             "my_position": my_position,
             "my_page": math.ceil(my_position / PAGE_SIZE) if my_position else None,

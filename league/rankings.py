@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
+from django.db.models import Count, Exists, Max, OuterRef, Q, QuerySet, Sum
 from django.utils.translation import gettext_lazy as _
 
 from league.models import Club, Event, League, Membership, Player, Season
@@ -122,6 +122,22 @@ class LeaderboardFilter:
     @property
     def rating_field(self) -> str:
         return f"{self.role}_rating" if self.role else "rating"
+
+    def params(self) -> list[tuple[str, str]]:
+        """The filters as query parameters in one fixed order: what links carry and
+        cache keys are made of (so parameters nobody reads change neither)."""
+        out = []
+        if self.club is not None:
+            out.append(("club", self.club.slug))
+        if self.season is not None:
+            out.append(("season", str(self.season.pk)))
+        if self.role:
+            out.append(("role", self.role))
+        if self.min_games:
+            out.append(("min_games", str(self.min_games)))
+        if self.query:
+            out.append(("q", self.query))
+        return out
 
     @property
     def games_field(self) -> str:
@@ -485,6 +501,18 @@ def standing_of(event: Event, handle: str) -> EventStanding:
 
 def decimal(value: str | None) -> Decimal | None:
     return None if value is None else Decimal(value)
+
+
+#: Annotations on a Club that change whenever someone joins or leaves it.
+MEMBER_STAMP = {
+    "current_members": Count("memberships", filter=Q(memberships__left__isnull=True)),
+    "newest_member": Max("memberships__pk", filter=Q(memberships__left__isnull=True)),
+}
+
+
+def members_version(club: Club) -> str:
+    """A club filter's part of a cache key, from a club loaded with :data:`MEMBER_STAMP`."""
+    return f"{club.current_members}-{club.newest_member}"  # type: ignore[attr-defined]
 
 
 def ratings_version() -> str:

@@ -54,23 +54,10 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def use_club_timezone(club: Club) -> None:
-    """Show and read times in the club's time zone for the rest of this request.
-
-    Every view that calls this is wrapped by :func:`club_time`, which switches back.
-    """
+    """Show and read times in the club's time zone for the rest of this request
+    (:class:`league.middleware.RequestTimezoneMiddleware` switches back after it)."""
     with contextlib.suppress(zoneinfo.ZoneInfoNotFoundError, ValueError):
         timezone.activate(zoneinfo.ZoneInfo(club.timezone))
-
-
-def club_time(view: View) -> View:
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        try:
-            return view(request, *args, **kwargs)
-        finally:
-            timezone.deactivate()
-
-    return wrapper
 
 
 def _event_for(request: HttpRequest, pk: int, check: Callable[[Any, Event], bool]) -> Event:
@@ -85,7 +72,6 @@ def login_first(view: View) -> View:
     """Anonymous visitors go to the login page; the view itself checks permissions."""
 
     @wraps(view)
-    @club_time
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
@@ -593,7 +579,6 @@ def _public_event(club_slug: str, event_slug: str) -> Event:
     return event
 
 
-@club_time
 def club_page(request: HttpRequest, club_slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=club_slug)
     use_club_timezone(club)
@@ -620,7 +605,6 @@ def club_ics(request: HttpRequest, club_slug: str) -> HttpResponse:
     return response
 
 
-@club_time
 def public_event(request: HttpRequest, club_slug: str, event_slug: str) -> HttpResponse:
     """Release gate: :func:`selectors.public_rounds` — released rounds only."""
     event = _public_event(club_slug, event_slug)
@@ -641,7 +625,6 @@ def public_event(request: HttpRequest, club_slug: str, event_slug: str) -> HttpR
     )
 
 
-@club_time
 def public_round(
     request: HttpRequest, club_slug: str, event_slug: str, number: int
 ) -> HttpResponse:

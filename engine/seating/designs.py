@@ -838,11 +838,13 @@ def _improve_pads(
 
 
 def candidate_designs(
-    table_counts: tuple[int, ...], players: int, rounds: int
+    table_counts: tuple[int, ...], players: int, rounds: int, total_rounds: int | None = None
 ) -> Iterator[DesignArray]:
     """Every design with a usable table count, enough columns, and enough runs give or
     take extra players: up to as many again as the design has runs (see
-    :func:`pad_runs`)."""
+    :func:`pad_runs`). ``rounds`` are the rounds to draw; on a redraw ``total_rounds``
+    counts the kept ones too (a design of that many columns may continue the draw)."""
+    whole = {rounds, rounds if total_rounds is None else total_rounds}
     for s in sorted(table_counts):
         players_ = (players + 1) // 2  # runs needed when the extras double the design
         if prime_power(s) and s * s >= players_ and s + 1 >= rounds:
@@ -853,7 +855,7 @@ def candidate_designs(
             yield punctured_affine_plane(s + 1, puncture_multipliers(s + 1))
         if s in difference_scheme_orders() and 2 * s * s >= players_ and 2 * s >= rounds:
             yield difference_scheme_array(s)
-        if s in difference_scheme_orders() and 2 * s * s >= players_ and 2 * s + 1 == rounds:
+        if s in difference_scheme_orders() and 2 * s * s >= players_ and 2 * s + 1 in whole:
             yield difference_scheme_array(s, extended=True)  # only where the column is needed
         if prime_power(s) and s**3 >= players_ and s * s + s + 1 >= rounds and s <= 5:
             yield affine_space(s)

@@ -3,10 +3,12 @@
 Order of work: check every round can be seated at all; compute the lower bounds; build
 every design that fits the event (affine planes, orthogonal arrays and their
 truncations), relabel players onto its points so avoid pairs, club-mates and earlier
-meetings land where the design keeps them apart; add a greedy draw; unless a design
-already meets the bounds, polish the best start and the best of the other kind
-(annealing from the greedy draw, tabu search for both) under a cap on max λ; then give
-seat numbers.
+meetings land where the design keeps them apart (and absent players where their empty
+seats remove the most repeats); add a greedy draw; unless a design already meets the
+bounds, polish the best start and the best of the other kind (annealing from the greedy
+draw, tabu search for both) under a cap on max λ at its bound. If that draw's R is far
+above R's bound, search again with the cap one higher and take that draw where it cuts
+R by more than ``cap_relief_percent`` (saying so in a warning); then give seat numbers.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from engine.seating.metrics import (
 )
 from engine.seating.problem import DrawConstraintError, SearchOptions, SeatingProblem
 from engine.seating.search import (
+    BoolArray,
     IntArray,
     Weights,
     anneal,
@@ -231,21 +234,37 @@ def draw_seating(
         # cap_relief_percent (docs/draws.md: "Fewest repeats or smallest maximum")
         first = search(weights, 0.0, 0.6)
         method, assign = first[0]
-        strict, percent = _repeats(meetings(assign, weights.base)), opts.cap_relief_percent
-        if percent and strict * 100 > bounds.repeats * (100 + percent) and not out_of_time():
+        lam = meetings(assign, weights.base)
+        strict, top = _repeats(lam), int(lam.max(initial=0))
+        percent = opts.cap_relief_percent
+        if (
+            percent
+            and top <= weights.cap  # over the cap already: no meeting left to trade
+            and strict * 100 > bounds.repeats * (100 + percent)
+            and not out_of_time()
+        ):
             relieved = replace(weights, cap=weights.cap + 1)
-            # the first search's other draws count too: one may already be there
-            pool = search(relieved, 0.6, 0.3) + first[1:]
-            other_method, other = min(pool, key=lambda c: _rank(c[1], relieved))
-            lam = meetings(other, weights.base)
-            loose = _repeats(lam)
-            if loose * (100 + percent) < strict * 100:
-                method, assign = other_method, other
-                relief_note = (
-                    f"some pairs meet {int(lam.max())} times, above the bound of "
-                    f"{bounds.max_meetings} on the most meetings of one pair, because that cuts "
-                    f"repeat meetings from {strict} to {loose}"
-                )
+            # the first search's other draws count too: one may already be there; none
+            # may break a pair that must not meet or seat more club-mates together
+            kept = _constraint_breaks(assign, weights)
+            pool = [
+                c
+                for c in search(relieved, 0.6, 0.3) + first[1:]
+                if all(x <= y for x, y in zip(_constraint_breaks(c[1], weights), kept, strict=True))
+            ]
+            if pool:
+                other_method, other = min(pool, key=lambda c: _rank(c[1], relieved))
+                lam = meetings(other, weights.base)
+                loose, other_top = _repeats(lam), int(lam.max(initial=0))
+                if other_top <= top and loose < strict:
+                    method, assign = other_method, other  # better on both: nothing traded
+                elif other_top == top + 1 and loose * (100 + percent) < strict * 100:
+                    method, assign = other_method, other
+                    relief_note = (
+                        f"some pairs meet {other_top} times, above the bound of "
+                        f"{bounds.max_meetings} on the most meetings of one pair, because "
+                        f"that cuts repeat meetings from {strict} to {loose}"
+                    )
     report(0.9)
     warnings: list[str] = []
     _check_avoid_met(problem, assign, fixed)
@@ -334,6 +353,17 @@ def _best_draws(
         polished.append((rank, name, start, count))
     polished.sort(key=lambda c: (c[0], c[3]))
     return [(name, found) for _, name, found, _ in polished]
+
+
+def _constraint_breaks(assign: IntArray, w: Weights) -> tuple[int, int]:
+    """Meetings of pairs that must not meet, and of club-mates in the club-apart rounds."""
+    iu = np.triu_indices(len(w.avoid), 1)
+    avoid = int((meetings(assign, np.zeros_like(w.base))[iu] * w.avoid[iu]).sum())
+    clubs = sum(
+        int(round_adjacency(assign[t])[iu][w.club[iu]].sum())
+        for t in range(min(w.club_rounds, len(assign)))
+    )
+    return avoid, clubs
 
 
 def _repeats(lam: IntArray) -> int:
@@ -466,27 +496,40 @@ def _constructions(
     free = len(plans)
     fixed = problem.rounds - free
     usable = set(plans[0][1]).intersection(*(set(c) for _, c in plans[1:]))
-    for design in candidate_designs(tuple(sorted(usable)), n, free):
+    away_now = [_away(n, present) for present, _ in plans]
+    for design in candidate_designs(tuple(sorted(usable)), n, free, problem.rounds):
         if out_of_time():
             return
         if fixed and design.columns >= problem.rounds:
-            whole = _relabelled(
-                design,
-                problem.rounds,
-                n,
-                w,
-                opts,
-                problem.seed,
-                problem.club_apart_rounds,
-                plans,
-                history=False,
-                out_of_time=out_of_time,
-            )
-            if _continues(whole, problem, fixed):
-                yield (
-                    f"{design.name} (continued)",
-                    _adjust(whole[fixed:], design.levels, plans, sizes, w),
+            # relabelled as the earlier draw was: with no absences known then (a player
+            # withdrawn since), or with the same absences as now
+            index = {p: i for i, p in enumerate(problem.players)}
+            away_all = [
+                _away(n, [index[p] for p in problem.present(t)])
+                for t in range(1, problem.rounds + 1)
+            ]
+            attempts: list[list[BoolArray]] = [[]]
+            if any(a.any() for a in away_all):
+                attempts.append(away_all)
+            for away in attempts:
+                whole = _relabelled(
+                    design,
+                    problem.rounds,
+                    n,
+                    w,
+                    opts,
+                    problem.seed,
+                    problem.club_apart_rounds,
+                    away,
+                    history=False,
+                    out_of_time=out_of_time,
                 )
+                if _continues(whole, problem, fixed):
+                    yield (
+                        f"{design.name} (continued)",
+                        _adjust(whole[fixed:], design.levels, plans, sizes, w),
+                    )
+                    break
         array = _relabelled(
             design,
             free,
@@ -495,11 +538,18 @@ def _constructions(
             opts,
             problem.seed,
             w.club_rounds,
-            plans,
+            away_now,
             history=True,
             out_of_time=out_of_time,
         )
         yield design.name, _adjust(array, design.levels, plans, sizes, w)
+
+
+def _away(n: int, present: Sequence[int] | IntArray) -> BoolArray:
+    """Who is absent from a round, as a mask over all n players."""
+    away = np.ones(n, dtype=bool)
+    away[np.asarray(present, dtype=np.int64)] = False
+    return away
 
 
 def _relabelled(
@@ -510,15 +560,16 @@ def _relabelled(
     opts: SearchOptions,
     seed: int,
     club_rounds: int,
-    plans: list[tuple[IntArray, tuple[int, ...]]],
+    absent: Sequence[BoolArray],
     *,
     history: bool,
     out_of_time: Callable[[], bool],
 ) -> IntArray:
     """The design cut to ``rounds`` columns and ``n`` runs, players permuted onto runs so
     avoid pairs, club-mates (and with ``history`` earlier meetings) fall apart, and
-    players absent from a round sit at different tables of it (so the tables stay
-    even without moving anyone); returned as ``assign[t, p]``."""
+    players absent from a round (``absent[t]``, one mask per column, or none) sit at
+    different tables of it (so the tables stay even without moving anyone) and where
+    their empty seats remove the most repeats; returned as ``assign[t, p]``."""
     array = fit_design(design, rounds, n, seed)
     array = pad_runs(array, design.levels, n, cap=max(2, w.cap), out_of_time=out_of_time)
     lmat = meeting_matrix(n, [_tables_of(col) for col in array.T])
@@ -527,21 +578,21 @@ def _relabelled(
     if club_rounds and w.club.any():
         early = meeting_matrix(n, [_tables_of(col) for col in array.T[:club_rounds]])
         terms.append((w.club.astype(np.int64) * w.club_weight, early))
-    offset = rounds - len(plans)
-    for t, (present, _) in enumerate(plans):
-        away = np.ones(n, dtype=bool)
-        away[present] = False
+    for t, away in enumerate(absent):
+        if not away.any():
+            continue
+        together = round_adjacency(array[:, t])
         if away.sum() > 1:
             both = (away[:, None] & away[None, :]).astype(np.int64) * _ABSENT_APART
             np.fill_diagonal(both, 0)
-            terms.append((both, round_adjacency(array[:, offset + t])))
-        if history and away.any():
-            # an absent player's empty seat removes the most repeats at a table of
-            # players they meet again elsewhere: price its once-met table-mates (not
-            # when continuing an earlier draw, which had to be relabelled as then)
+            terms.append((both, together))
+        # an absent player's empty seat removes the most repeats at a table of players
+        # they meet again elsewhere: price its once-met table-mates (where some meet
+        # twice: in a design of index one every seat is alike)
+        if (together * (lmat > 1)).any():
             either = (away[:, None] | away[None, :]).astype(np.int64)
             np.fill_diagonal(either, 0)
-            terms.append((either, round_adjacency(array[:, offset + t]) * (lmat == 1)))
+            terms.append((either, together * (lmat == 1)))
     # a generator per design, so a design relabels alike whatever was tried before it
     rng = np.random.default_rng([seed, design.runs, design.columns, design.levels])
     perm = relabel(terms, iterations=opts.relabel_iterations, rng=rng, out_of_time=out_of_time)

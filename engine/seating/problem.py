@@ -54,8 +54,9 @@ class SearchOptions:
     every draw short of its bound; ``time_limit`` passed to :func:`draw_seating` only cuts
     them short on a slow machine. ``cap_relief_percent``: when the fairest draw found
     with max λ at its bound has a repeat total R more than this many percent above R's
-    bound, a second search lets pairs meet once more, and its draw is taken if its R is
-    more than this many percent lower (0 keeps max λ at its bound always).
+    bound, a second search lets pairs meet once more, and its draw is taken if the
+    first draw's R is more than this many percent above its R (0 keeps max λ at its
+    bound always).
     """
 
     anneal_moves: int = 300_000

@@ -236,9 +236,16 @@ def relabel(
     perm = np.arange(n)
     if not any(h.any() for h, _ in terms):
         return perm
-    # player-major stacks: h[a, k] is H_k[a], lp[a, k] is L_k[π a, π ·], kept as π changes
-    h = np.stack([hk for hk, _ in terms], axis=1)
-    lp = np.stack([lk for _, lk in terms], axis=1)
+    # terms with one H add up: Σ_k H·L_k = H·Σ_k L_k (an absent player's rounds, say)
+    merged: dict[bytes, tuple[IntArray, IntArray]] = {}
+    for hk, lk in terms:
+        key = hk.tobytes()
+        merged[key] = (hk, merged[key][1] + lk) if key in merged else (hk, lk)
+    terms = list(merged.values())
+    # player-major stacks: h[a, k] is H_k[a], lp[a, k] is L_k[π a, π ·], kept as π changes;
+    # floats for the products (BLAS): every value is a small integer, exact in a double
+    h = np.stack([hk for hk, _ in terms], axis=1).astype(float)
+    lp = np.stack([lk for _, lk in terms], axis=1).astype(float)
     flat_h, flat_lp = h.reshape(n, -1), lp.reshape(n, -1)
     own = (h * lp).sum(axis=2)  # own[a, k] = Σ_c H_k[a,c] L_k[π a, π c]
     for _ in range(iterations):
@@ -250,8 +257,8 @@ def relabel(
             break
         a = int(rng.choice(bad))
         # swap a with every b: Σ_k Σ_c (H[a,c] − H[b,c]) (L[b,c] − L[a,c]), c ∉ {a, b}
-        delta = flat_lp @ flat_h[a] + flat_h @ flat_lp[a] - cost[a] - cost
-        delta += 2 * (h[a] * lp[a]).sum(axis=0)
+        gain = flat_lp @ flat_h[a] + flat_h @ flat_lp[a] - cost[a] - cost
+        delta = np.rint(gain + 2 * (h[a] * lp[a]).sum(axis=0)).astype(np.int64)
         delta[a] = 0
         best = int(delta.min())
         if best > 0:

@@ -249,6 +249,27 @@ def test_redraw_from_round_k_keeps_earlier_rounds() -> None:
     assert m.repeats <= 1.05 * m.repeats_bound
 
 
+def test_redraw_continues_a_design_drawn_with_absences() -> None:
+    # the first draw placed the absent players by the design's repeats; the redraw must
+    # relabel the same way to recognise its own design in the kept rounds
+    people = ids(64)
+    shape = {
+        "players": people,
+        "rounds": 6,
+        "tables": 8,
+        "min_table": 7,
+        "absent": {people[0]: frozenset({2}), people[1]: frozenset({2, 5})},
+        "seed": 4,
+    }
+    full = draw_seating(SeatingProblem(**shape), options=QUICK)  # type: ignore[arg-type]
+    assert full.method == "affine plane AG(2,8)"
+    kept = tuple(r.tables for r in full.rounds[:3])
+    redraw = draw_seating(SeatingProblem(**shape, fixed_rounds=kept), options=QUICK)  # type: ignore[arg-type]
+    assert_valid(redraw)
+    assert redraw.method == "affine plane AG(2,8) (continued)"
+    assert redraw.metrics.repeats == 0
+
+
 def test_redraw_counts_earlier_meetings() -> None:
     players = ids(64)
     first = draw_seating(SeatingProblem(players=players, rounds=3, tables=8, seed=1))

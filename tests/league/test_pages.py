@@ -169,6 +169,21 @@ def test_check_in_without_reload_answers_json(organiser_client: tuple[Client, An
     assert data["checked_in"] is False
 
 
+def test_a_page_that_fails_after_taking_the_club_time_zone_still_gives_it_back(
+    client: Client,
+) -> None:
+    from django.utils import timezone as tz
+
+    from tests.league.factories import EventFactory
+
+    event = EventFactory(club__timezone="Asia/Shanghai")
+    event.status = Event.Status.REGISTRATION
+    event.save()
+    url = reverse("public-round", args=[event.club.slug, event.slug, 9])
+    assert client.get(url).status_code == 404  # the event is found, its round 9 is not
+    assert tz.get_current_timezone_name() == "UTC"
+
+
 def test_times_are_read_and_shown_in_the_club_time_zone(
     organiser_client: tuple[Client, Any],
 ) -> None:

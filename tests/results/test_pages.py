@@ -168,6 +168,42 @@ def test_leaderboard_filters_and_pagination(client: Client, ev: Played) -> None:
     assert "page 2 of 2" in client.get(reverse("results-leaderboard") + "?page=2").content.decode()
 
 
+def test_leaderboard_cache_ignores_unknown_parameters_and_follows_club_members(
+    client: Client, ev: Played
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
+
+    from league.models import Membership
+
+    board = reverse("results-leaderboard")
+
+    def queries(url: str) -> int:
+        with CaptureQueriesContext(connection) as seen:
+            assert client.get(url).status_code == 200
+        return len(seen)
+
+    cache.clear()
+    cold = queries(board + "?role=killer")
+    warm = queries(board + "?role=killer")
+    assert warm < cold
+    # parameters nobody reads neither make a new entry nor ride along in the links
+    assert queries(board + "?utm_source=x&role=killer") == warm
+    page = client.get(board + "?page=1&junk=1&role=killer")
+    assert page.context["query_string"] == "role=killer"  # the "show me" link
+    assert "junk" not in page.context["table"]  # the pager's links
+    # joining a club shows on its leaderboard at once, not after the cache expires
+    other = played_event(n_players=12)
+    other.play(1, seed=3)
+    newcomer = other.players[0]
+    club_board = board + f"?club={ev.club.slug}"
+    assert newcomer.handle not in _board(client, f"?club={ev.club.slug}")
+    Membership.objects.create(player=newcomer, club=ev.club, joined=timezone.localdate())
+    assert newcomer.handle in _board(client, f"?club={ev.club.slug}")
+    assert client.get(club_board).status_code == 200
+
+
 def test_a_player_finds_their_position(client: Client, ev: Played) -> None:
     player = ev.players[3]
     client.force_login(player.user)
