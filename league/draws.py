@@ -65,11 +65,18 @@ def build_input(
     from league.services import allowed_table_sizes
 
     earlier = selectors.event_rounds(event, ("draft", "confirmed", "released"))
-    fixed = [
-        tuple(tuple(str(s.player_id) for s in t.seats.all()) for t in r.tables.all())
+    drawn = {
+        r.number: tuple(tuple(str(s.player_id) for s in t.seats.all()) for t in r.tables.all())
         for r in earlier
-        if r.number < from_round
-    ]
+    }
+    fixed = [tables for number, tables in sorted(drawn.items()) if number < from_round]
+    # the draw being replaced, from round from_round on: the engine starts from it too,
+    # so a redraw after a withdrawal moves few players
+    previous = []
+    for number in range(from_round, to_round + 1):
+        if number not in drawn:
+            break
+        previous.append(drawn[number])
     if len(fixed) != from_round - 1:
         raise LeagueError(_("Earlier rounds must be drawn first."), code="order")
     regs = list(Registration.objects.filter(event=event, status="registered"))
@@ -108,6 +115,7 @@ def build_input(
         clubs=clubs,
         club_apart_rounds=min(CLUB_APART_ROUNDS, to_round),
         fixed_rounds=tuple(fixed),
+        previous_draw=tuple(previous),
     )
     referees = list(event.referees.all())
     conflicts = {(str(r), str(p)) for r, p in selectors.referee_conflicts(event, referees)}

@@ -41,6 +41,7 @@ from engine.seating.search import (
     anneal,
     fit_sizes,
     greedy_round,
+    marginal,
     meetings,
     objective,
     relabel,
@@ -52,6 +53,7 @@ from engine.seating.seats import assign_seats
 __all__ = ["SeatingDraw", "SeatingRound", "draw_seating"]
 
 _GREEDY = "greedy"
+_PREVIOUS = "previous draw"
 # Relabelling weight that keeps two players absent from a round at different tables.
 _ABSENT_APART = 5
 # Share of the time limit kept back for seat numbers and the final checks.
@@ -324,6 +326,9 @@ def _best_draws(
     candidates: list[tuple[int, int, str, IntArray]] = []
     greedy = _greedy_draw(plans, sizes, weights, rng, n)
     candidates.append((objective(greedy, weights), _tables(greedy), _GREEDY, greedy))
+    if problem.previous_draw:
+        earlier = _previous_draw(problem, plans, sizes, weights)
+        candidates.append((objective(earlier, weights), _tables(earlier), _PREVIOUS, earlier))
     for name, assign in _constructions(problem, plans, sizes, weights, opts, n, out_of_time):
         candidates.append((objective(assign, weights), _tables(assign), name, assign))
         if candidates[-1][0] <= target:
@@ -474,6 +479,42 @@ def _greedy_draw(
         parts = partition(len(present), max(counts), sizes)
         assert parts is not None
         assign[t] = greedy_round(parts, present, prior, w, t, rng)
+        prior += round_adjacency(assign[t])
+    return assign
+
+
+def _previous_draw(
+    problem: SeatingProblem,
+    plans: list[tuple[IntArray, tuple[int, ...]]],
+    sizes: tuple[int, ...],
+    w: Weights,
+) -> IntArray:
+    """The draw being replaced, fitted to who plays now: its tables where its round has
+    a table count this round may use (else the most tables), players gone dropped, new
+    ones and the rounds it lacks seated at the tables they cost least, sizes evened by
+    the cheapest moves."""
+    index = {p: i for i, p in enumerate(problem.players)}
+    n = len(index)
+    assign = np.full((len(plans), n), -1, dtype=np.int64)
+    prior = w.base.copy()
+    for t, (present, counts) in enumerate(plans):
+        earlier = problem.previous_draw[t] if t < len(problem.previous_draw) else ()
+        m = len(earlier) if len(earlier) in counts else max(counts)
+        parts = partition(len(present), m, sizes)
+        assert parts is not None
+        here = np.zeros(n, dtype=bool)
+        here[present] = True
+        row = np.full(n, -1, dtype=np.int64)
+        for j, table in enumerate(earlier[:m]):
+            for p in table:
+                if p in index and here[index[p]]:
+                    row[index[p]] = j
+        cost = marginal(prior, w, t)
+        for newcomer in np.flatnonzero(here & (row < 0)):  # at the cheapest table
+            seated = row >= 0
+            price = np.bincount(row[seated], weights=cost[newcomer, seated], minlength=m)
+            row[newcomer] = int(np.argmin(price))
+        assign[t] = fit_sizes(row, parts, prior, w, t)
         prior += round_adjacency(assign[t])
     return assign
 

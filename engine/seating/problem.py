@@ -102,7 +102,10 @@ class SeatingProblem:
     counts for; ``clubs`` with ``club_apart_rounds`` keeps club-mates apart (softly) in
     the first rounds; ``fixed_rounds`` are rounds already played, kept as they are, so a
     redraw continues from round ``len(fixed_rounds) + 1`` taking their meetings and seats
-    into account.
+    into account. ``previous_draw`` is an earlier draw of the rounds after those (the
+    draw being replaced): the search starts from it too, so a redraw after a withdrawal
+    or a late arrival stays close to it; players it names who are no longer in the
+    event are dropped, new ones seated where they cost least.
     """
 
     players: Sequence[str]
@@ -117,6 +120,7 @@ class SeatingProblem:
     clubs: Mapping[str, str] = field(default_factory=dict)
     club_apart_rounds: int = 0
     fixed_rounds: Sequence[Sequence[Sequence[str]]] = ()
+    previous_draw: Sequence[Sequence[Sequence[str]]] = ()
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -130,6 +134,11 @@ class SeatingProblem:
             self,
             "fixed_rounds",
             tuple(tuple(tuple(table) for table in rnd) for rnd in self.fixed_rounds),
+        )
+        set_(
+            self,
+            "previous_draw",
+            tuple(tuple(tuple(table) for table in rnd) for rnd in self.previous_draw),
         )
         self._validate()
 
@@ -176,6 +185,12 @@ class SeatingProblem:
                 problems.append(f"fixed round {i} names unknown players {unknown}")
             if len(seen) != len(set(seen)):
                 problems.append(f"fixed round {i} seats a player twice")
+        if len(self.fixed_rounds) + len(self.previous_draw) > self.rounds:
+            problems.append("the previous draw has more rounds than are left to draw")
+        for i, rnd in enumerate(self.previous_draw, start=len(self.fixed_rounds) + 1):
+            seen = [p for table in rnd for p in table]
+            if len(seen) != len(set(seen)):
+                problems.append(f"the previous draw's round {i} seats a player twice")
         if problems:
             raise SeatingProblemError(problems)
 
