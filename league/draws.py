@@ -32,6 +32,9 @@ log = logging.getLogger(__name__)
 
 #: Club-mates are kept apart (softly) in this many opening rounds.
 CLUB_APART_ROUNDS = 2
+#: How much more even (percent fewer repeat meetings) a draw must be for a few pairs to
+#: meet once more, where the event allows it: the engine's default, named on the pages.
+RELIEF_PERCENT = SearchOptions().cap_relief_percent
 #: Seconds between two progress writes.
 PROGRESS_EVERY = 0.5
 GENERIC_FAILURE = gettext_noop("The draw failed because of an internal error; it has been logged.")
@@ -131,9 +134,9 @@ def build_input(
         to_round=to_round,
         fixed_referees=[[str(ref) for ref in refs] for refs in fixed_refs] if usable else [],
         grades={str(r.pk): float(r.grade) for r in referees},
-        options=SearchOptions()
-        if event.allow_extra_meeting
-        else SearchOptions(cap_relief_percent=0),
+        options=SearchOptions(
+            cap_relief_percent=RELIEF_PERCENT if event.allow_extra_meeting else 0
+        ),
     )
 
 

@@ -23,6 +23,17 @@ def _precedence_help() -> str:
     return str(_("Metric keys separated by commas, lots last. Known: %(keys)s")) % {"keys": known}
 
 
+def _extra_meeting_help() -> str:
+    from league.draws import RELIEF_PERCENT
+
+    return str(
+        _(
+            "When keeping every pair to the fewest possible meetings would leave over "
+            "%(percent)s %% more repeat meetings in all, let a few pairs meet once more."
+        )
+    ) % {"percent": RELIEF_PERCENT}
+
+
 class DateInput(forms.DateInput):
     input_type = "date"
 
@@ -79,10 +90,7 @@ class EventForm(forms.Form):
         label=_("Allow one extra meeting for a more even draw"),
         required=False,
         initial=True,
-        help_text=_(
-            "When keeping every pair to the fewest possible meetings would leave over 5 % "
-            "more repeat meetings in all, let a few pairs meet once more."
-        ),
+        help_text=lazy(_extra_meeting_help, str)(),
     )
     first_round_at = forms.DateTimeField(
         label=_("Round 1 starts at"),

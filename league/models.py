@@ -169,12 +169,7 @@ class Event(models.Model):
     min_table = models.PositiveSmallIntegerField(_("smallest table"), default=8)
     max_table = models.PositiveSmallIntegerField(_("largest table"), default=12)
     allow_extra_meeting = models.BooleanField(
-        _("allow one extra meeting for a more even draw"),
-        default=True,
-        help_text=_(
-            "When keeping every pair to the fewest possible meetings would leave over 5 % "
-            "more repeat meetings in all, let a few pairs meet once more."
-        ),
+        _("allow one extra meeting for a more even draw"), default=True
     )
     status = models.CharField(
         _("status"), max_length=20, choices=Status.choices, default=Status.DRAFT

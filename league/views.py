@@ -24,8 +24,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from league import draws, selectors, services
 from league import permissions as perms
-from league import selectors, services
 from league.calendar import club_calendar
 from league.errors import CsvImportError, LeagueError
 from league.forms import (
@@ -174,6 +174,7 @@ def event_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
             "can_manage": perms.can_manage_event(request.user, event),
             "next_statuses": services.EVENT_TRANSITIONS.get(event.status, ()),
             "job": selectors.latest_draw_job(event),
+            "relief_percent": draws.RELIEF_PERCENT,
             "round_rows": [
                 (r, RoundStartForm(initial={"starts_at": r.starts_at}, prefix=str(r.number)))
                 for r in rounds
