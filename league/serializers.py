@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
+from league.draws import RELIEF_PERCENT
 from league.models import (
     Club,
     DrawJob,
@@ -218,7 +219,13 @@ class EventInputSerializer(serializers.Serializer[Any]):
     rounds_count = serializers.IntegerField(min_value=1, max_value=30)
     min_table = serializers.IntegerField(min_value=6, max_value=17, required=False)
     max_table = serializers.IntegerField(min_value=6, max_value=17, required=False)
-    allow_extra_meeting = serializers.BooleanField(required=False)
+    allow_extra_meeting = serializers.BooleanField(
+        required=False,
+        help_text=(
+            "Let a few pairs meet once more than the least maximum when that makes the "
+            f"draw over {RELIEF_PERCENT} % more even (default true)."
+        ),
+    )
     round_starts = serializers.ListField(
         child=serializers.DateTimeField(allow_null=True), required=False, allow_null=True
     )

@@ -489,17 +489,18 @@ def _previous_draw(
     sizes: tuple[int, ...],
     w: Weights,
 ) -> IntArray:
-    """The draw being replaced, fitted to who plays now: its tables where its round has
-    a table count this round may use (else the most tables), players gone dropped, new
-    ones and the rounds it lacks seated at the tables they cost least, sizes evened by
-    the cheapest moves."""
+    """The draw being replaced, fitted to who plays now: its tables at the usable table
+    count nearest its own, players gone dropped, newcomers at the table they cost least
+    (the emptiest among equals), sizes evened by the cheapest moves; rounds it lacks are
+    drawn greedily."""
     index = {p: i for i, p in enumerate(problem.players)}
     n = len(index)
     assign = np.full((len(plans), n), -1, dtype=np.int64)
     prior = w.base.copy()
+    rng = np.random.default_rng(problem.seed)  # its own: the search's stream stays as it was
     for t, (present, counts) in enumerate(plans):
         earlier = problem.previous_draw[t] if t < len(problem.previous_draw) else ()
-        m = len(earlier) if len(earlier) in counts else max(counts)
+        m = min(counts, key=lambda c: (abs(c - len(earlier)), -c))
         parts = partition(len(present), m, sizes)
         assert parts is not None
         here = np.zeros(n, dtype=bool)
@@ -509,12 +510,16 @@ def _previous_draw(
             for p in table:
                 if p in index and here[index[p]]:
                     row[index[p]] = j
-        cost = marginal(prior, w, t)
-        for newcomer in np.flatnonzero(here & (row < 0)):  # at the cheapest table
-            seated = row >= 0
-            price = np.bincount(row[seated], weights=cost[newcomer, seated], minlength=m)
-            row[newcomer] = int(np.argmin(price))
-        assign[t] = fit_sizes(row, parts, prior, w, t)
+        if (row >= 0).any():
+            cost = marginal(prior, w, t)
+            for newcomer in np.flatnonzero(here & (row < 0)):
+                seated = row >= 0
+                price = np.bincount(row[seated], weights=cost[newcomer, seated], minlength=m)
+                load = np.bincount(row[seated], minlength=m)
+                row[newcomer] = int(np.lexsort((load, price))[0])
+            assign[t] = fit_sizes(row, parts, prior, w, t)
+        else:
+            assign[t] = greedy_round(parts, present, prior, w, t, rng)
         prior += round_adjacency(assign[t])
     return assign
 

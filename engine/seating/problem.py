@@ -185,12 +185,14 @@ class SeatingProblem:
                 problems.append(f"fixed round {i} names unknown players {unknown}")
             if len(seen) != len(set(seen)):
                 problems.append(f"fixed round {i} seats a player twice")
-        if len(self.fixed_rounds) + len(self.previous_draw) > self.rounds:
+        if self.previous_draw and len(self.fixed_rounds) + len(self.previous_draw) > self.rounds:
             problems.append("the previous draw has more rounds than are left to draw")
         for i, rnd in enumerate(self.previous_draw, start=len(self.fixed_rounds) + 1):
             seen = [p for table in rnd for p in table]
             if len(seen) != len(set(seen)):
                 problems.append(f"the previous draw's round {i} seats a player twice")
+            if seen and not set(seen) & ids:
+                problems.append(f"the previous draw's round {i} names none of the players")
         if problems:
             raise SeatingProblemError(problems)
 

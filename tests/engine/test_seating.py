@@ -284,7 +284,7 @@ def test_redraw_starts_from_the_draw_it_replaces() -> None:
     problem = SeatingProblem(
         **{**shape, "players": [*people, "ghost"], "absent": withdrawn},  # type: ignore[arg-type]
         fixed_rounds=kept,
-        previous_draw=(*later, (("nobody",),))[:6],
+        previous_draw=((later[0][0] + ("nobody",), *later[0][1:]), *later[1:]),  # "nobody" left
     )
     redraw = draw_seating(problem, options=QUICK)
     assert_valid(redraw)
@@ -304,11 +304,12 @@ def test_previous_draw_is_checked() -> None:
             players=players,
             rounds=2,
             fixed_rounds=[[players[:8], players[8:]]],
-            previous_draw=[[players[:8], players[7:]], [players[:8], players[8:]]],
+            previous_draw=[[players[:8], players[7:]], ["ab", "cd"]],
         )
     assert err.value.problems == (
         "the previous draw has more rounds than are left to draw",
         "the previous draw's round 2 seats a player twice",
+        "the previous draw's round 3 names none of the players",
     )
 
 

@@ -254,6 +254,12 @@ def test_event_form_offers_the_extra_meeting_checked_and_the_dashboard_says_whic
         assert event.allow_extra_meeting is bool(box_value)
         page = client.get(reverse("event-dashboard", args=[event.pk])).content.decode()
         assert f'id="event-meetings">{text}' in page
+    # the percentage is the engine's, written out in every language
+    assert "over 5 % more repeat meetings" in form
+    dashboard = reverse("event-dashboard", args=[Event.objects.get(name="Even Night").pk])
+    assert "over 5 % more even" in client.get(dashboard).content.decode()
+    spanish = client.get(dashboard, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "más de un 5 % más parejo" in spanish
 
 
 def test_draw_page_shows_a_running_draw_and_sheets_list_everyone(
