@@ -12,6 +12,7 @@ how much.
 
     .venv/bin/python bench/seating.py                     # same time as each draw
     .venv/bin/python bench/seating.py --anneal-seconds 10 # a fixed, longer annealing
+    .venv/bin/python bench/seating.py --redraw            # and a redraw after a withdrawal
 """
 
 from __future__ import annotations
@@ -162,6 +163,43 @@ def compare(repeats: int, top: int, other_repeats: int, other_top: int) -> str:
     return "level" if (repeats, top) == (other_repeats, other_top) else "ahead"
 
 
+def redraw_table(seed: int, time_limit: float) -> None:
+    """A redraw from round 5 after one withdrawal, started from the replaced draw or not:
+    R against its bound, max λ, tables unchanged and CPU seconds."""
+    ids = [f"p{i:03d}" for i in range(120)]
+    absent = {p: frozenset({3, 4}) for p in ids[:4]}
+    shape = {"players": ids, "rounds": 10, "tables": 10, "absent": absent, "seed": seed}
+    full = draw_seating(SeatingProblem(**shape), time_limit)  # type: ignore[arg-type]
+    kept = tuple(r.tables for r in full.rounds[:4])
+    later = tuple(r.tables for r in full.rounds[4:])
+    gone = ids[50]
+    after = {**shape, "absent": {**absent, gone: frozenset(range(5, 11))}, "fixed_rounds": kept}
+    print()
+    print(
+        "| redraw of 120 / 10 / 10 tables from round 5 after a withdrawal | method | R (bound) "
+        "| max λ (bound) | tables unchanged | CPU seconds |"
+    )
+    print("|---|---|---|---|---|---|")
+    m = full.metrics
+    print(
+        f"| the first draw | {full.method} | {m.repeats:,} ({m.repeats_bound:,}) "
+        f"| {m.max_meetings} ({m.max_meetings_bound}) | | |"
+    )
+    for label, extra in (("from the replaced draw", {"previous_draw": later}), ("afresh", {})):
+        cpu = time.process_time()
+        draw = draw_seating(SeatingProblem(**after, **extra), time_limit)  # type: ignore[arg-type]
+        cpu = time.process_time() - cpu
+        same = sum(
+            len({frozenset(t) for t in new.tables} & {frozenset(t) - {gone} for t in old})
+            for new, old in zip(draw.rounds[4:], later, strict=True)
+        )
+        m = draw.metrics
+        print(
+            f"| {label} | {draw.method} | {m.repeats:,} ({m.repeats_bound:,}) "
+            f"| {m.max_meetings} ({m.max_meetings_bound}) | {same} of 60 | {cpu:.2f} |"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -169,6 +207,9 @@ def main() -> None:
     )
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--redraw", action="store_true", help="also a redraw after a withdrawal, two ways"
+    )
     args = parser.parse_args()
     print(
         "| instance | method | R (bound) | max λ (bound) | seat max (ideal) "
@@ -211,6 +252,8 @@ def main() -> None:
             f"| {verdict} |",
             flush=True,
         )
+    if args.redraw:
+        redraw_table(args.seed, args.time_limit)
 
 
 if __name__ == "__main__":
