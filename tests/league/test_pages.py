@@ -14,6 +14,18 @@ from tests.league.factories import ClubOrganiserFactory, EventFactory, registere
 
 pytestmark = pytest.mark.django_db
 
+#: An event form's fields for a two-round evening (add a name).
+NIGHT = {
+    "starts_on": "2030-03-01",
+    "ends_on": "2030-03-01",
+    "ruleset": "classic",
+    "scoring_profile": "club-v1",
+    "rounds_count": 2,
+    "min_table": 8,
+    "max_table": 12,
+    "round_minutes": 90,
+}
+
 
 @pytest.fixture
 def organiser_client(client: Client) -> tuple[Client, Any]:
@@ -192,18 +204,7 @@ def test_times_are_read_and_shown_in_the_club_time_zone(
     org.club.save()
     response = client.post(
         reverse("event-create", args=[org.club.slug]),
-        {
-            "name": "Beijing Night",
-            "starts_on": "2030-03-01",
-            "ends_on": "2030-03-01",
-            "ruleset": "classic",
-            "scoring_profile": "club-v1",
-            "rounds_count": 2,
-            "min_table": 8,
-            "max_table": 12,
-            "first_round_at": "2030-03-01T19:30",
-            "round_minutes": 90,
-        },
+        {**NIGHT, "name": "Beijing Night", "first_round_at": "2030-03-01T19:30"},
     )
     assert response.status_code == 302
     event = Event.objects.get(slug="beijing-night")
@@ -232,22 +233,12 @@ def test_event_form_offers_the_extra_meeting_checked_and_the_dashboard_says_whic
         + 200
     ]
     assert 'type="checkbox"' in box and "checked" in box
-    fields = {
-        "starts_on": "2030-03-01",
-        "ends_on": "2030-03-01",
-        "ruleset": "classic",
-        "scoring_profile": "club-v1",
-        "rounds_count": 2,
-        "min_table": 8,
-        "max_table": 12,
-        "round_minutes": 90,
-    }
     for name, box_value, text in (
         ("Even Night", {"allow_extra_meeting": "on"}, "fewest in all"),
         ("Strict Night", {}, "no pair above the least maximum"),
     ):
         response = client.post(
-            reverse("event-create", args=[org.club.slug]), {"name": name, **fields, **box_value}
+            reverse("event-create", args=[org.club.slug]), {"name": name, **NIGHT, **box_value}
         )
         assert response.status_code == 302
         event = Event.objects.get(name=name)
