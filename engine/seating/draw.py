@@ -186,7 +186,7 @@ def draw_seating(
             progress(min(1.0, max(0.0, fraction)))
 
     report(0.0)
-    index = {p: i for i, p in enumerate(problem.players)}
+    index = problem.index
     n = len(index)
     fixed = len(problem.fixed_rounds)
     plans = _round_plans(problem, index)
@@ -493,7 +493,7 @@ def _previous_draw(
     count nearest its own, players gone dropped, newcomers at the table they cost least
     (the emptiest among equals), sizes evened by the cheapest moves; rounds it lacks are
     drawn greedily."""
-    index = {p: i for i, p in enumerate(problem.players)}
+    index = problem.index
     n = len(index)
     assign = np.full((len(plans), n), -1, dtype=np.int64)
     prior = w.base.copy()
@@ -543,20 +543,19 @@ def _constructions(
     fixed = problem.rounds - free
     usable = set(plans[0][1]).intersection(*(set(c) for _, c in plans[1:]))
     away_now = [_away(n, present) for present, _ in plans]
+    # on a redraw a design is continued relabelled as the earlier draw was: with no
+    # absences known then (a player withdrawn since), or with the same absences as now
+    attempts: list[list[BoolArray]] = []
+    if fixed:
+        away_all = [
+            _away(n, [problem.index[p] for p in problem.present(t)])
+            for t in range(1, problem.rounds + 1)
+        ]
+        attempts = [[], away_all] if any(a.any() for a in away_all) else [[]]
     for design in candidate_designs(tuple(sorted(usable)), n, free, problem.rounds):
         if out_of_time():
             return
         if fixed and design.columns >= problem.rounds:
-            # relabelled as the earlier draw was: with no absences known then (a player
-            # withdrawn since), or with the same absences as now
-            index = {p: i for i, p in enumerate(problem.players)}
-            away_all = [
-                _away(n, [index[p] for p in problem.present(t)])
-                for t in range(1, problem.rounds + 1)
-            ]
-            attempts: list[list[BoolArray]] = [[]]
-            if any(a.any() for a in away_all):
-                attempts.append(away_all)
             for away in attempts:
                 whole = _relabelled(
                     design,
@@ -647,7 +646,7 @@ def _relabelled(
 
 def _continues(whole: IntArray, problem: SeatingProblem, fixed: int) -> bool:
     """Whether the fixed rounds are exactly the design's first rounds (tables as sets)."""
-    index = {p: i for i, p in enumerate(problem.players)}
+    index = problem.index
     for t, rnd in enumerate(problem.fixed_rounds[:fixed]):
         seen: set[int] = set()
         for table in rnd:
@@ -681,7 +680,7 @@ def _adjust(
 
 def _check_avoid_met(problem: SeatingProblem, assign: IntArray, fixed: int) -> None:
     """Raise naming the first avoid pair the draw still seats together."""
-    index = {p: i for i, p in enumerate(problem.players)}
+    index = problem.index
     for a, b in sorted(problem.avoid):
         for t, row in enumerate(assign, start=fixed + 1):
             i, j = index[a], index[b]

@@ -112,7 +112,7 @@ def seating_bounds(problem: SeatingProblem) -> Bounds:
     """
     n = len(problem.players)
     sizes = problem.sizes()
-    index = {p: i for i, p in enumerate(problem.players)}
+    index = problem.index
     present: list[frozenset[int]] = []
     table_counts: list[int] = []
     meetings = 0
@@ -189,7 +189,7 @@ def seating_metrics(
     problem: SeatingProblem, rounds: Sequence[Sequence[Sequence[str]]], bounds: Bounds
 ) -> SeatingMetrics:
     """Measure a finished draw (tables in seat order) of ``problem``."""
-    index = {p: i for i, p in enumerate(problem.players)}
+    index = problem.index
     n = len(index)
     as_idx = [[[index[p] for p in table] for table in rnd] for rnd in rounds]
     lam = meeting_matrix(n, as_idx)

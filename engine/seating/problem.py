@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Collection, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, TypeVar
 
 from engine.errors import EngineError
@@ -195,6 +196,11 @@ class SeatingProblem:
                 problems.append(f"the previous draw's round {i} names none of the players")
         if problems:
             raise SeatingProblemError(problems)
+
+    @cached_property
+    def index(self) -> dict[str, int]:
+        """Each player's position in ``players`` (the index every array uses)."""
+        return {p: i for i, p in enumerate(self.players)}
 
     def sizes(self) -> tuple[int, ...]:
         """Table sizes the draw may use, ascending."""
