@@ -30,6 +30,7 @@ from engine.seating.metrics import (
     feasible_table_counts,
     meeting_matrix,
     partition,
+    repeat_meetings,
     seating_bounds,
     seating_metrics,
 )
@@ -39,6 +40,7 @@ from engine.seating.search import (
     IntArray,
     Weights,
     anneal,
+    constraint_meetings,
     fit_sizes,
     greedy_round,
     marginal,
@@ -237,7 +239,7 @@ def draw_seating(
         first = search(weights, 0.0, 0.6)
         method, assign = first[0]
         lam = meetings(assign, weights.base)
-        strict, top = _repeats(lam), int(lam.max(initial=0))
+        strict, top = repeat_meetings(lam), int(lam.max(initial=0))
         percent = opts.cap_relief_percent
         if (
             percent
@@ -248,16 +250,18 @@ def draw_seating(
             relieved = replace(weights, cap=weights.cap + 1)
             # the first search's other draws count too: one may already be there; none
             # may break a pair that must not meet or seat more club-mates together
-            kept = _constraint_breaks(assign, weights)
+            kept = constraint_meetings(assign, weights)
             pool = [
                 c
                 for c in search(relieved, 0.6, 0.3) + first[1:]
-                if all(x <= y for x, y in zip(_constraint_breaks(c[1], weights), kept, strict=True))
+                if all(
+                    x <= y for x, y in zip(constraint_meetings(c[1], weights), kept, strict=True)
+                )
             ]
             if pool:
                 other_method, other = min(pool, key=lambda c: _rank(c[1], relieved))
                 lam = meetings(other, weights.base)
-                loose, other_top = _repeats(lam), int(lam.max(initial=0))
+                loose, other_top = repeat_meetings(lam), int(lam.max(initial=0))
                 if other_top <= top and loose < strict:
                     method, assign = other_method, other  # better on both: nothing traded
                 elif other_top == top + 1 and loose * (100 + percent) < strict * 100:
@@ -360,22 +364,6 @@ def _best_draws(
     return [(name, found) for _, name, found, _ in polished]
 
 
-def _constraint_breaks(assign: IntArray, w: Weights) -> tuple[int, int]:
-    """Meetings of pairs that must not meet, and of club-mates in the club-apart rounds."""
-    iu = np.triu_indices(len(w.avoid), 1)
-    avoid = int((meetings(assign, np.zeros_like(w.base))[iu] * w.avoid[iu]).sum())
-    clubs = sum(
-        int(round_adjacency(assign[t])[iu][w.club[iu]].sum())
-        for t in range(min(w.club_rounds, len(assign)))
-    )
-    return avoid, clubs
-
-
-def _repeats(lam: IntArray) -> int:
-    """R = Σ over pairs of C(λ, 2) from a symmetric λ matrix."""
-    return int((lam * (lam - 1)).sum()) // 4
-
-
 def _stopper(
     until: float, out_of_time: Callable[[], bool], cut_short: list[bool]
 ) -> Callable[[], bool]:
@@ -446,7 +434,7 @@ def _rank(assign: IntArray, w: Weights) -> tuple[int, int, int]:
     """Avoid-pair meetings, then max λ, then the objective with the cap at that max λ."""
     lam = meetings(assign, w.base)
     top = int(lam.max(initial=0))
-    broken = int((lam - w.base)[w.avoid].sum()) // 2
+    broken, _ = constraint_meetings(assign, w, lam)
     return broken, max(top, w.cap), objective(assign, replace(w, cap=max(top, w.cap)))
 
 

@@ -83,6 +83,11 @@ def feasible_table_counts(players: int, sizes: tuple[int, ...]) -> tuple[int, ..
     return tuple(m for m in range(lo, hi + 1) if partition(players, m, sizes) is not None)
 
 
+def repeat_meetings(lam: IntMatrix) -> int:
+    """R = Σ over pairs of C(λ, 2), from the symmetric λ matrix (zero diagonal)."""
+    return int((lam * (lam - 1)).sum()) // 4
+
+
 def meeting_matrix(n: int, rounds: Sequence[Sequence[Sequence[int]]]) -> IntMatrix:
     """λ as an n×n matrix (zero diagonal) from rounds of tables of player indices."""
     lam = np.zeros((n, n), dtype=np.int64)
@@ -193,9 +198,8 @@ def seating_metrics(
     n = len(index)
     as_idx = [[[index[p] for p in table] for table in rnd] for rnd in rounds]
     lam = meeting_matrix(n, as_idx)
-    upper = lam[np.triu_indices(n, 1)]
-    repeats = int((upper * (upper - 1) // 2).sum())
-    max_meet = int(upper.max()) if upper.size else 0
+    repeats = repeat_meetings(lam)
+    max_meet = int(lam.max(initial=0))
     width = max((len(table) for rnd in rounds for table in rnd), default=1)
     seat_counts = np.zeros((n, width), dtype=np.int64)
     for rnd in as_idx:

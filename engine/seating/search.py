@@ -25,6 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from engine.seating.metrics import repeat_meetings
+
 __all__ = ["Weights", "fit_sizes", "greedy_round", "relabel", "tabu_search"]
 
 IntArray = npt.NDArray[np.int64]
@@ -80,20 +82,29 @@ def marginal(prior: IntArray, w: Weights, t: int) -> IntArray:
     return cost  # type: ignore[no-any-return]
 
 
+def constraint_meetings(
+    assign: IntArray, w: Weights, lam: IntArray | None = None
+) -> tuple[int, int]:
+    """Meetings (in the free rounds) of pairs that must not meet, and of club-mates in
+    the club-apart rounds; ``lam``, if given, is ``meetings(assign, w.base)``."""
+    if lam is None:
+        lam = meetings(assign, w.base)
+    iu = np.triu_indices(len(lam), 1)
+    avoid = int((lam - w.base)[iu][w.avoid[iu]].sum())
+    clubs = sum(
+        int(round_adjacency(assign[t])[iu][w.club[iu]].sum())
+        for t in range(min(w.club_rounds, len(assign)))
+    )
+    return avoid, clubs
+
+
 def objective(assign: IntArray, w: Weights) -> int:
     """The search objective (see module docstring) of a whole draw."""
     lam = meetings(assign, w.base)
-    iu = np.triu_indices(len(lam), 1)
-    u = lam[iu]
-    total = int((u * (u - 1) // 2).sum()) + w.cap_weight * int(
-        (np.maximum(u - w.cap, 0) ** 2).sum()
-    )
-    free = lam - w.base
-    total += w.avoid_weight * int(free[iu][w.avoid[iu]].sum())
-    for t in range(min(w.club_rounds, len(assign))):
-        adj = round_adjacency(assign[t])
-        total += w.club_weight * int(adj[iu][w.club[iu]].sum())
-    return total
+    u = lam[np.triu_indices(len(lam), 1)]
+    over = w.cap_weight * int((np.maximum(u - w.cap, 0) ** 2).sum())
+    avoid, clubs = constraint_meetings(assign, w, lam)
+    return repeat_meetings(lam) + over + w.avoid_weight * avoid + w.club_weight * clubs
 
 
 def greedy_round(
