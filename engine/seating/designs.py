@@ -649,11 +649,17 @@ def disjoint_pads(
         if nodes[0] % 1024 == 0 and out_of_time():
             nodes[0] = node_limit + 1
 
-    def listing(k: int, cost: int, met: list[int], limit: int, out: list[tuple[int, int]]) -> None:
-        """Every run (as ``(cost, code)``) within ``limit``; ``met[h]``: runs met > h times."""
+    def met_after(met: list[int], table: int) -> list[int]:
+        """``met[h]``: runs met more than h times, once the run sits at ``table`` too."""
+        return [met[0] | table] + [met[h] | (met[h - 1] & table) for h in range(1, cap)]
+
+    def listing(
+        k: int, cost: int, met: list[int], limit: int, out: list[tuple[int, tuple[int, ...]]]
+    ) -> None:
+        """Every run (as ``(cost, tables)``) within ``limit``."""
         count_node()
         if k == cols:
-            out.append((cost, _code(choice, levels)))
+            out.append((cost, tuple(choice)))
             return
         for v in range(levels):
             table = masks[k][v]
@@ -662,9 +668,8 @@ def disjoint_pads(
             add = sum(cell[i][k][choice[i]][v] for i in range(k))
             if cost + add + floor_after[k + 1] > limit:
                 continue
-            met_after = [met[0] | table] + [met[h] | (met[h - 1] & table) for h in range(1, cap)]
             choice.append(v)
-            listing(k + 1, cost + add, met_after, limit, out)
+            listing(k + 1, cost + add, met_after(met, table), limit, out)
             choice.pop()
 
     def cheapest(k: int, cost: int, met: list[int], best: list[int]) -> None:
@@ -682,10 +687,8 @@ def disjoint_pads(
             # options ascend by cost and best[0] only falls, so none after this fits
             if cost + add + floor_after[k + 1] >= best[0] or nodes[0] > node_limit:
                 break
-            table = masks[k][v]
-            met_after = [met[0] | table] + [met[h] | (met[h - 1] & table) for h in range(1, cap)]
             choice.append(v)
-            cheapest(k + 1, cost + add, met_after, best)
+            cheapest(k + 1, cost + add, met_after(met, masks[k][v]), best)
             choice.pop()
 
     lowest = [1 << 62]
@@ -693,14 +696,14 @@ def disjoint_pads(
     if nodes[0] > node_limit or lowest[0] >= 1 << 62:
         return None
     for slack in range(_MAX_SLACK + 1):
-        found: list[tuple[int, int]] = []
+        found: list[tuple[int, tuple[int, ...]]] = []
         listing(0, 0, [0] * cap, lowest[0] + slack, found)
         if nodes[0] > node_limit:
             return None
         if len(found) < extra:
             continue
         found.sort()
-        vectors = [_decode(code, levels, cols) for _, code in found]
+        vectors = [tables for _, tables in found]
         picked = _disjoint(vectors, extra, node_limit, out_of_time)
         if picked is not None:
             return np.array([vectors[i] for i in picked], dtype=np.int64)
@@ -712,23 +715,8 @@ _MAX_SLACK = 6
 _MAX_LISTED = 20_000
 
 
-def _code(choice: Sequence[int], levels: int) -> int:
-    out = 0
-    for v in choice:
-        out = out * levels + v
-    return out
-
-
-def _decode(code: int, levels: int, cols: int) -> list[int]:
-    out = []
-    for _ in range(cols):
-        code, v = divmod(code, levels)
-        out.append(v)
-    return out[::-1]
-
-
 def _disjoint(
-    vectors: list[list[int]], count: int, node_limit: int, out_of_time: Callable[[], bool]
+    vectors: list[tuple[int, ...]], count: int, node_limit: int, out_of_time: Callable[[], bool]
 ) -> list[int] | None:
     """Indices of ``count`` vectors differing in every position, earliest (cheapest)
     first; depth-first, at most ``node_limit`` steps (fewer if ``out_of_time``)."""
