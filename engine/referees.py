@@ -127,11 +127,12 @@ def referee_repeats_bound(
             played[list(table)] += 1
     by_player = sum(spread(int(played[p]), allowed[p]) for p in range(n) if allowed[p])
     by_rounds = 0
-    for a, b in itertools.combinations(rounds, 2):
+    overlaps: dict[tuple[int, int], FloatMatrix] = {}  # for the subsets too
+    for (t, a), (u, b) in itertools.combinations(enumerate(rounds), 2):
         k = len(a) + len(b) - referees
         if k <= 0:
             continue
-        o = _overlap(a, b, n)
+        o = overlaps[t, u] = _overlap(a, b, n)
         ma, mb = o.shape
         big = np.full((ma + mb - k, mb + ma - k), _FORBIDDEN)
         big[:ma, :mb] = o
@@ -139,7 +140,7 @@ def referee_repeats_bound(
         big[ma:, :mb] = 0
         r, c = linear_sum_assignment(big)
         by_rounds += round(float(big[r, c].sum()))
-    return max(by_player, by_rounds, _subset_bound(rounds, n, referees))
+    return max(by_player, by_rounds, _subset_bound(rounds, overlaps, referees))
 
 
 # assignments of one subset of rounds tried by the subset bound (its effort per subset)
@@ -160,7 +161,11 @@ def _subset_work(rounds: int, count: int, size: int) -> int:
     return math.comb(rounds, size) * per_subset + pairs
 
 
-def _subset_bound(rounds: Sequence[Sequence[Sequence[int]]], n: int, refs: int) -> int:
+def _subset_bound(
+    rounds: Sequence[Sequence[Sequence[int]]],
+    overlaps: Mapping[tuple[int, int], FloatMatrix],
+    refs: int,
+) -> int:
     """The round-pairs bound over subsets of K rounds instead of pairs (0 if it does not
     apply): when every round has exactly as many tables as there are referees, each
     referee judges once per round, and the repeats are ``Σ over round pairs (t, u) of
@@ -196,8 +201,7 @@ def _subset_bound(rounds: Sequence[Sequence[Sequence[int]]], n: int, refs: int) 
         return 0  # too many rounds even for triples: the round pairs must do
     perms = np.array(list(itertools.permutations(range(m))), dtype=np.int64)
     cost: dict[tuple[int, int], FloatMatrix] = {}
-    for t, u in itertools.combinations(range(r), 2):
-        o = _overlap(rounds[t], rounds[u], n)
+    for (t, u), o in overlaps.items():  # every pair: each round has a table per referee
         cost[t, u] = o[perms[:, None, :], perms[None, :, :]].sum(axis=2)  # σ_t × σ_u
     total = 0.0
     for subset in itertools.combinations(range(r), size):
