@@ -5,7 +5,9 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
@@ -128,21 +130,24 @@ def test_bound_counts_rounds_and_players() -> None:
     assert assign_referees(layout, ["x", "y"]).metrics.repeats == 6
 
 
+def _plan_repeats(rounds: Sequence[Sequence[Sequence[Any]]], plan: Sequence[Sequence[Any]]) -> int:
+    """Referee repeats of one plan: Σ over (player, referee) of C(times together, 2)."""
+    seen: Counter[tuple[Any, Any]] = Counter()
+    for rnd, sigma in zip(rounds, plan, strict=True):
+        for table, ref in zip(rnd, sigma, strict=True):
+            for p in table:
+                seen[p, ref] += 1
+    return sum(c * (c - 1) // 2 for c in seen.values())
+
+
 def _best_assignment(rounds: list[list[list[int]]], m: int) -> int:
-    """The least referee repeats over every assignment (m referees, m tables a round)."""
-    best = None
+    """The least referee repeats over every assignment (m referees, m tables a round;
+    the first round's referees fixed, as renaming them changes nothing)."""
     perms = list(itertools.permutations(range(m)))
-    for choice in itertools.product(perms, repeat=len(rounds) - 1):
-        plan = [tuple(range(m)), *choice]
-        seen: Counter[tuple[int, int]] = Counter()
-        for rnd, sigma in zip(rounds, plan, strict=True):
-            for table, ref in zip(rnd, sigma, strict=True):
-                for p in table:
-                    seen[p, ref] += 1
-        cost = sum(c * (c - 1) // 2 for c in seen.values())
-        best = cost if best is None else min(best, cost)
-    assert best is not None
-    return best
+    return min(
+        _plan_repeats(rounds, [tuple(range(m)), *choice])
+        for choice in itertools.product(perms, repeat=len(rounds) - 1)
+    )
 
 
 def _pair_bound(rounds: list[list[list[int]]], m: int) -> int:
@@ -206,16 +211,7 @@ def _best_with_conflicts(
         if not here:
             return None
         options.append(here)
-    best = None
-    for plan in itertools.product(*options):
-        seen: Counter[tuple[str, str]] = Counter()
-        for rnd, sigma in zip(rounds, plan, strict=True):
-            for table, ref in zip(rnd, sigma, strict=True):
-                for p in table:
-                    seen[p, ref] += 1
-        cost = sum(c * (c - 1) // 2 for c in seen.values())
-        best = cost if best is None else min(best, cost)
-    return best
+    return min(_plan_repeats(rounds, plan) for plan in itertools.product(*options))
 
 
 def test_bound_with_conflicts_never_exceeds_the_optimum() -> None:
