@@ -761,14 +761,12 @@ def _write_player_ratings(
     latest = RatingPoint.objects.all()
     if players is not None:
         latest = latest.filter(player_id__in=list(players))
-    if not last_games and connection.vendor == "postgresql":  # else known from the replay
-        latest = latest.order_by("player_id", "-played_on", "-game_id").distinct("player_id")
+    if not last_games:  # else known from the replay
+        if connection.vendor == "postgresql":
+            latest = latest.order_by("player_id", "-played_on", "-game_id").distinct("player_id")
+        else:  # every point in order: the last one per player stays
+            latest = latest.order_by("played_on", "game_id")
         for pid, gid, day in latest.values_list("player_id", "game_id", "played_on"):
-            last[pid] = (gid, day)
-    elif not last_games:
-        for pid, gid, day in latest.order_by("played_on", "game_id").values_list(
-            "player_id", "game_id", "played_on"
-        ):
             last[pid] = (gid, day)
     if players is None:
         _empty(PlayerRating)

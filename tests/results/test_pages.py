@@ -197,11 +197,9 @@ def test_leaderboard_cache_ignores_unknown_parameters_and_follows_club_members(
     other = played_event(n_players=12)
     other.play(1, seed=3)
     newcomer = other.players[0]
-    club_board = board + f"?club={ev.club.slug}"
     assert newcomer.handle not in _board(client, f"?club={ev.club.slug}")
     Membership.objects.create(player=newcomer, club=ev.club, joined=timezone.localdate())
     assert newcomer.handle in _board(client, f"?club={ev.club.slug}")
-    assert client.get(club_board).status_code == 200
 
 
 def test_a_player_finds_their_position(client: Client, ev: Played) -> None:
