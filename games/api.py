@@ -33,6 +33,7 @@ from games.serializers import (
     SheetRevisionInput,
     StepInput,
     VersionOutput,
+    VoidInput,
     game_data,
     version_data,
 )
@@ -232,6 +233,32 @@ class GameRelease(APIView):
             return missing
         try:
             services.release_game(request.user, game, expected_revision=expected)
+        except services.GameError as e:
+            return _error(e, game, request.user)
+        return _game_response(request, game)
+
+
+class GameVoid(APIView):
+    """Void a game (organisers, with a reason): it keeps its versions and steps, leaves
+    its table and counts for nothing."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=VoidInput,
+        responses={200: GameOutput, 400: ErrorOutput, 403: ErrorOutput, 409: ErrorOutput},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        game = _visible_game(request, pk)
+        body = VoidInput(data=request.data)
+        body.is_valid(raise_exception=True)
+        expected = _expected_revision(request, body.validated_data)
+        if (missing := _need_revision(expected)) is not None:
+            return missing
+        try:
+            services.void_game(
+                request.user, game, body.validated_data["reason"], expected_revision=expected
+            )
         except services.GameError as e:
             return _error(e, game, request.user)
         return _game_response(request, game)

@@ -7,3 +7,9 @@ class GamesConfig(AppConfig):
 
     name = "games"
     verbose_name = _("Games")
+
+    def ready(self) -> None:
+        from games.selectors import recorded_tables
+        from league.lifecycle import register_recorded_tables
+
+        register_recorded_tables(recorded_tables)

@@ -27,9 +27,12 @@ class Game(models.Model):
         SUBMITTED = "submitted", _("submitted")
         CONFIRMED = "confirmed", _("confirmed")
         RELEASED = "released", _("released")
+        VOIDED = "voided", _("voided")
 
+    #: PROTECT: a table that has a game is never deleted with it (a redraw keeps such
+    #: tables; a void detaches the game first).
     table = models.OneToOneField(
-        Table, on_delete=models.CASCADE, null=True, blank=True, related_name="game"
+        Table, on_delete=models.PROTECT, null=True, blank=True, related_name="game"
     )
     # Stand-alone club games only (an event game takes these from its table and event).
     club = models.ForeignKey(
@@ -49,6 +52,19 @@ class Game(models.Model):
     )
     #: Bumped by every change; clients send it back (or an ETag) to detect stale writes.
     revision = models.PositiveIntegerField(default=1)
+    # A voided event game leaves its table (so the table can be redrawn or played again)
+    # and keeps where it was: its event, round and table numbers, and its seating in
+    # ``players``. It keeps every version and sheet step and counts for nothing.
+    voided_event = models.ForeignKey(
+        Event, on_delete=models.PROTECT, null=True, blank=True, related_name="voided_games"
+    )
+    voided_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    voided_table = models.PositiveSmallIntegerField(null=True, blank=True)
+    void_reason = models.TextField(_("reason for the void"), blank=True)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    voided_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -59,25 +75,47 @@ class Game(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=(Q(table__isnull=False) & Q(club__isnull=True) & Q(referee__isnull=True))
-                | (Q(table__isnull=True) & Q(club__isnull=False)),
+                | (Q(table__isnull=True) & Q(club__isnull=False))
+                | (
+                    Q(status="voided")
+                    & Q(table__isnull=True)
+                    & Q(club__isnull=True)
+                    & Q(voided_event__isnull=False)
+                ),
                 name="game_at_a_table_or_a_club",
             ),
             models.CheckConstraint(
-                condition=Q(status__in=["draft", "submitted", "confirmed", "released"]),
+                condition=Q(status__in=["draft", "submitted", "confirmed", "released", "voided"]),
                 name="game_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="voided") | (Q(voided_at__isnull=False) & ~Q(void_reason="")),
+                name="voided_game_has_time_and_reason",
             ),
         ]
 
     def __str__(self) -> str:
         if self.table_id is not None:
             return str(self.table)
+        if self.voided_event_id is not None:
+            return _("%(event)s — round %(r)s — table %(t)s (voided)") % {
+                "event": self.voided_event,
+                "r": self.voided_round,
+                "t": self.voided_table,
+            }
         return self.title or _("%(club)s — game %(n)s") % {"club": self.club, "n": self.pk}
 
     # --- facts derived from the table (stored once, there) ---------------------------------
 
     @property
     def event(self) -> Event | None:
-        return self.table.round.event if self.table is not None else None
+        if self.table is not None:
+            return self.table.round.event
+        return self.voided_event  # None for a club game
+
+    @property
+    def voided(self) -> bool:
+        return self.status == self.Status.VOIDED
 
     @property
     def round(self) -> Round | None:
@@ -85,8 +123,9 @@ class Game(models.Model):
 
     @property
     def the_club(self) -> Club:
-        if self.table is not None:
-            return self.table.round.event.club
+        event = self.event
+        if event is not None:
+            return event.club
         assert self.club is not None
         return self.club
 

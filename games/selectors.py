@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 
-from games.models import Game, GameVersion
+from games.models import Game, GameSheet, GameVersion
 from games.permissions import can_see_secrets
-from league.models import Event, Round
+from league.models import Event, Round, Table
 
 GAME_RELATED = (
     "table__round__event__club",
@@ -157,3 +157,11 @@ def visible_games(user: Any, candidates: Any) -> list[Game]:
         ):
             out.append(game)
     return out
+
+
+def recorded_tables(tables: QuerySet[Table]) -> set[int]:
+    """Tables (among ``tables``) whose game has a version or a sheet step: their seats and
+    referee are frozen (registered with :mod:`league.lifecycle` at start-up)."""
+    has_version = Exists(GameVersion.objects.filter(game__table=OuterRef("pk")))
+    has_step = Exists(GameSheet.objects.filter(game__table=OuterRef("pk"), revision__gt=0))
+    return set(tables.filter(has_version | has_step).values_list("pk", flat=True))

@@ -33,6 +33,11 @@ class RevisionInput(serializers.Serializer[Any]):
     revision = serializers.IntegerField(required=False)
 
 
+class VoidInput(serializers.Serializer[Any]):
+    revision = serializers.IntegerField(required=False)
+    reason = serializers.CharField(max_length=2000, help_text="Why the game no longer counts.")
+
+
 class StepInput(serializers.Serializer[Any]):
     step = serializers.JSONField(help_text="One sheet step, see docs/results.md.")
     revision = serializers.IntegerField(help_text="The sheet revision you saw.")
@@ -117,8 +122,8 @@ def game_data(user: Any, game: Game, seats: list[dict[str, Any]]) -> dict[str, A
         "status": game.status,
         "revision": game.revision,
         "event": event.pk if event else None,
-        "round": round_.number if round_ else None,
-        "table": game.table.number if game.table else None,
+        "round": round_.number if round_ else game.voided_round,
+        "table": game.table.number if game.table else game.voided_table,
         "club": game.the_club.pk,
         "ruleset": game.ruleset_spec(),
         "seats": seats,
@@ -126,4 +131,12 @@ def game_data(user: Any, game: Game, seats: list[dict[str, Any]]) -> dict[str, A
         "official": is_game_official(user, game),
         "confirmed": version_data(confirmed) if confirmed is not None else None,
         "url": reverse("games:game", args=[game.pk]),
+        "void": (
+            {
+                "reason": game.void_reason,
+                "at": game.voided_at.isoformat() if game.voided_at else None,
+            }
+            if game.voided
+            else None
+        ),
     }

@@ -20,7 +20,7 @@ from games import permissions
 from games.models import Game, GameStatusChange, GameVersion
 from games.pipeline import results_changed, results_pending
 from games.records import check_record
-from league.models import AuditEntry, Club, Player, Referee, Round, Table
+from league.models import AuditEntry, Club, Player, Referee, Round, Seat, Table
 
 S = Game.Status
 V = GameVersion.Status
@@ -59,11 +59,13 @@ class StaleRevision(Conflict):
 
 
 # Allowed status moves; a correction keeps confirmed/released and is written as history.
+# A void (organisers, with a reason) is the one way out of every status and is final.
 _MOVES: dict[str, set[str]] = {
-    S.DRAFT: {S.SUBMITTED},
-    S.SUBMITTED: {S.CONFIRMED},
-    S.CONFIRMED: {S.RELEASED},
-    S.RELEASED: set(),
+    S.DRAFT: {S.SUBMITTED, S.VOIDED},
+    S.SUBMITTED: {S.CONFIRMED, S.VOIDED},
+    S.CONFIRMED: {S.RELEASED, S.VOIDED},
+    S.RELEASED: {S.VOIDED},
+    S.VOIDED: set(),
 }
 
 
@@ -127,12 +129,25 @@ def audit(actor: Any, action: str, game: Game, **data: Any) -> None:
 # --- creating games ----------------------------------------------------------------------
 
 
+def require_not_voided(game: Game) -> None:
+    if game.status == S.VOIDED:
+        raise Conflict(_("This game was voided; it can no longer change."))
+
+
 def game_for_table(table: Table, actor: Any = None) -> Game:
-    """The table's game, created on first use (one per table, by a unique constraint)."""
+    """The table's game, created on first use (one per table, by a unique constraint).
+
+    Only a released round has games: its seating is final and public, so nothing played
+    can be lost to a redraw or a swap of a draft."""
     try:
         return Game.objects.get(table=table)
     except Game.DoesNotExist:
         pass
+    round_ = table.round
+    if round_.status != Round.Status.RELEASED:
+        raise Conflict(
+            _("Round %(n)s is not released yet: its games open when it is.") % {"n": round_.number}
+        )
     try:
         with transaction.atomic():
             game = Game.objects.create(table=table)
@@ -148,6 +163,10 @@ def create_round_games(actor: Any, round_: Round) -> list[Game]:
 
     if not can_manage_event(actor, round_.event):
         raise NotAllowed(_("Only the event's organisers can create its games."))
+    if round_.status != Round.Status.RELEASED:
+        raise Conflict(
+            _("Round %(n)s is not released yet: its games open when it is.") % {"n": round_.number}
+        )
     games = [game_for_table(t, actor) for t in round_.tables.select_related("round__event")]
     return games
 
@@ -221,6 +240,7 @@ def submit_record(
     with transaction.atomic():
         game = lock_game(game.pk)
         check_revision(game, expected_revision)
+        require_not_voided(game)
         correction = game.status in (S.CONFIRMED, S.RELEASED)
         reason = reason.strip()
         if correction and not reason:
@@ -269,6 +289,7 @@ def confirm_version(
     with transaction.atomic():
         game = lock_game(game.pk)
         check_revision(game, expected_revision)
+        require_not_voided(game)
         try:
             version = game.versions.select_for_update().get(number=number)
         except GameVersion.DoesNotExist:
@@ -335,3 +356,53 @@ def release_round(actor: Any, round_: Round) -> int:
         release_game(actor, game)
         count += 1
     return count
+
+
+# --- voiding -----------------------------------------------------------------------------
+
+
+def void_game(actor: Any, game: Game, reason: str, expected_revision: int | None = None) -> Game:
+    """Take a game out of play for good, keeping every version and sheet step.
+
+    An event game leaves its table — remembering its event, round, table number, referee
+    and seating — so the table can be redrawn, swapped or played again; a voided game
+    counts for nothing in standings and ratings. Organisers only, with a reason.
+    """
+    if not permissions.can_release(actor, game):
+        raise NotAllowed(_("Only the organisers can void a game."))
+    reason = (reason or "").strip()
+    if not reason:
+        raise GameError(_("Say why the game is voided."))
+    with transaction.atomic():
+        game = lock_game(game.pk)
+        check_revision(game, expected_revision)
+        require_not_voided(game)
+        counted = game.status in (S.CONFIRMED, S.RELEASED)
+        if counted:
+            results_pending(game)  # while the game still names its event's table
+        table = game.table
+        where: dict[str, Any] = {}
+        if table is not None:
+            event = table.round.event
+            handles = list(
+                Seat.objects.filter(table=table)
+                .order_by("number")
+                .values_list("player__handle", flat=True)
+            )
+            game.voided_event = event
+            game.voided_round = table.round.number
+            game.voided_table = table.number
+            game.referee = table.referee
+            game.players = handles
+            game.table = None
+            where = {"round": table.round.number, "table": table.number}
+        _transition(game, S.VOIDED, actor, reason=reason)
+        game.void_reason = reason
+        game.voided_by = actor
+        game.voided_at = timezone.now()
+        game.revision += 1
+        game.save()
+        audit(actor, "game.void", game, reason=reason, was_counted=counted, **where)
+        if counted:
+            transaction.on_commit(lambda: results_changed(game))
+    return game

@@ -418,6 +418,8 @@ def _require_official(actor: Any, game: Game) -> None:
 
 
 def _require_open(game: Game) -> None:
+    if game.status == Game.Status.VOIDED:
+        raise Conflict(_("This game was voided; it can no longer change."))
     if game.status in (Game.Status.CONFIRMED, Game.Status.RELEASED):
         raise Conflict(
             _("This game is confirmed; the sheet is closed. Submit a correction instead.")

@@ -1,11 +1,20 @@
-"""Admin for the league: where site admins name club organisers and referees."""
+"""Admin for the league: where site admins name club organisers and referees.
+
+What an event has recorded — rounds, tables, seats, standings, ratings, the audit log —
+is read-only here: it changes only through the services, with their locks and audit
+(docs/organisers.md, "Lifecycle").
+"""
+
+from typing import Any
 
 from django.contrib import admin
+from django.http import HttpRequest
 
 from league.models import (
     AuditEntry,
     Club,
     ClubOrganiser,
+    DrawJob,
     Event,
     League,
     Membership,
@@ -13,8 +22,34 @@ from league.models import (
     PlayerConflict,
     Referee,
     RefereeConflict,
+    Round,
     Season,
+    Seat,
+    Table,
 )
+from league.results_models import (
+    EventResults,
+    EventStanding,
+    PlayerRating,
+    RaterCheckpoint,
+    RatingPoint,
+    RatingsLedger,
+    ScoredGame,
+    SeasonStanding,
+)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Look, never touch: no add, change or delete (the services own these rows)."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 class OrganiserInline(admin.TabularInline):  # type: ignore[type-arg]
@@ -51,33 +86,50 @@ class RefereeAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class EventAdmin(ReadOnlyAdmin):
     """Read here; change events on the organiser pages (they go through the services)."""
 
     list_display = ["name", "club", "starts_on", "status"]
     list_filter = ["status", "club"]
     search_fields = ["name", "slug"]
 
-    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
-        return False
-
-    def has_add_permission(self, request):  # type: ignore[no-untyped-def]
-        return False
-
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class AuditEntryAdmin(ReadOnlyAdmin):
     list_display = ["at", "actor", "action", "target_type", "target_id", "event"]
     list_filter = ["action"]
 
-    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
-        return False
 
-    def has_add_permission(self, request):  # type: ignore[no-untyped-def]
-        return False
+@admin.register(Round)
+class RoundAdmin(ReadOnlyAdmin):
+    list_display = ["event", "number", "status", "starts_at", "released_at"]
+    list_filter = ["status"]
 
-    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
-        return False
+
+@admin.register(Table)
+class TableAdmin(ReadOnlyAdmin):
+    list_display = ["round", "number", "referee", "referee_pinned"]
+    list_select_related = ["round__event", "referee__user"]
+
+
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyAdmin):
+    list_display = ["table", "number", "player", "pinned"]
+    list_select_related = ["table__round__event", "player"]
+
+
+for results_model in (
+    EventResults,
+    EventStanding,
+    SeasonStanding,
+    ScoredGame,
+    PlayerRating,
+    RatingPoint,
+    RaterCheckpoint,
+    RatingsLedger,
+    DrawJob,
+):
+    admin.site.register(results_model, ReadOnlyAdmin)
 
 
 admin.site.register([League, Season, PlayerConflict, RefereeConflict])

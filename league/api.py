@@ -372,6 +372,12 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
     def release(self, request: Request, pk: str, number: str) -> Response:
         return self._round_verb(request, pk, number, services.release_round)
 
+    @extend_schema(request=None, responses={200: s.RoundSerializer, **EVENT_ERRORS})
+    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>\d+)/unpin")
+    def unpin(self, request: Request, pk: str, number: str) -> Response:
+        """Let "assign referees" and redraws change this round's hand-placed entries."""
+        return self._round_verb(request, pk, number, services.unpin_round)
+
     @extend_schema(
         request=s.SwapInputSerializer, responses={200: s.RoundSerializer, **EVENT_ERRORS}
     )
@@ -464,7 +470,14 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
     @action(detail=True, methods=["post"], url_path="assign-referees")
     def assign_referees(self, request: Request, pk: str) -> Response:
         event = self._event(perms.can_manage_event)
-        return Response({"rounds": services.assign_referees(request.user, event)})
+        done = services.assign_referees(request.user, event)
+        return Response(
+            {
+                "rounds": done.rounds,
+                "kept_tables": done.kept,
+                "without_referee": [{"round": r, "table": t} for r, t in done.without],
+            }
+        )
 
     @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
     @action(detail=True, methods=["get"], url_path="export")

@@ -24,7 +24,7 @@ from django.utils.translation import gettext_noop
 from engine.errors import EngineError
 from engine.referees import assign_referees
 from engine.seating import SearchOptions, SeatingProblem, draw_seating
-from league import selectors
+from league import lifecycle, selectors
 from league.errors import LeagueError
 from league.models import DrawJob, Event, Registration, Round, Seat, Table
 
@@ -59,6 +59,8 @@ class DrawInput:
     grades: dict[str, float] = field(default_factory=dict)
     #: the engine's effort and trade-offs (the event's "allow one extra meeting")
     options: SearchOptions = field(default_factory=SearchOptions)
+    #: tables of the redrawn rounds left as they are (recorded play, placed by hand)
+    kept: list[lifecycle.KeptTable] = field(default_factory=list)
 
 
 def build_input(
@@ -73,13 +75,30 @@ def build_input(
         for r in earlier
     }
     fixed = [tables for number, tables in sorted(drawn.items()) if number < from_round]
+    # tables of the redrawn rounds that stay as they are: their players sit out the
+    # engine's draw of that round
+    kept = lifecycle.kept_in_rounds(event, from_round, to_round)
+    kept_pks = {k.pk for k in kept}
+    kept_players: dict[int, set[int]] = {}
+    for r in earlier:
+        for t in r.tables.all():
+            if t.pk in kept_pks:
+                kept_players.setdefault(r.number, set()).update(s.player_id for s in t.seats.all())
     # the draw being replaced, from round from_round on: the engine starts from it too,
     # so a redraw after a withdrawal moves few players
-    previous = []
-    for number in range(from_round, to_round + 1):
-        if number not in drawn:
+    previous: list[tuple[tuple[str, ...], ...]] = []
+    for r in earlier:
+        if r.number < from_round or r.number > to_round:
+            continue
+        if r.number != from_round + len(previous):
             break
-        previous.append(drawn[number])
+        previous.append(
+            tuple(
+                tuple(str(s.player_id) for s in t.seats.all())
+                for t in r.tables.all()
+                if t.pk not in kept_pks
+            )
+        )
     if len(fixed) != from_round - 1:
         raise LeagueError(_("Earlier rounds must be drawn first."), code="order")
     regs = list(Registration.objects.filter(event=event, status="registered"))
@@ -103,6 +122,9 @@ def build_input(
             absent[str(reg.player_id)] = missing
     for pid in seated_before - drawable:
         absent[str(pid)] = set(new_rounds)
+    for number, pids in kept_players.items():
+        for pid in pids & set(ids):
+            absent.setdefault(str(pid), set()).add(number)
     avoid = [(str(a), str(b)) for a, b in selectors.avoid_pairs(event) if a in ids and b in ids]
     clubs = {str(p): str(c) for p, c in selectors.current_clubs(ids).items()}
     sizes = allowed_table_sizes(event)
@@ -123,8 +145,8 @@ def build_input(
     referees = list(event.referees.all())
     conflicts = {(str(r), str(p)) for r, p in selectors.referee_conflicts(event, referees)}
     listed = {r.pk for r in referees}
-    kept = [r for r in earlier if r.number < from_round]
-    fixed_refs = [[t.referee_id for t in r.tables.all()] for r in kept]
+    history = [r for r in earlier if r.number < from_round]
+    fixed_refs = [[t.referee_id for t in r.tables.all()] for r in history]
     usable = all(ref in listed for refs in fixed_refs for ref in refs)
     return DrawInput(
         problem=problem,
@@ -136,6 +158,12 @@ def build_input(
         grades={str(r.pk): float(r.grade) for r in referees},
         options=SearchOptions(
             cap_relief_percent=RELIEF_PERCENT if event.allow_extra_meeting else 0
+        ),
+        kept=kept,
+        warnings=(
+            [_("Kept as they were: %(tables)s.") % {"tables": lifecycle.describe(kept)}]
+            if kept
+            else []
         ),
     )
 
@@ -217,23 +245,58 @@ def write_rounds(
     from_round: int,
     seating: Sequence[Sequence[Sequence[str]]],
     referees: Sequence[Sequence[str | None]] | None,
-) -> list[Round]:
+    kept: Sequence[lifecycle.KeptTable] = (),
+) -> list[str]:
     """Replace the tables of rounds from_round.. with ``seating``; rounds become draft.
 
-    The caller holds the event lock inside ``transaction.atomic``.
+    Tables in ``kept`` stay as they are, and the new tables take the numbers they leave
+    free. If the tables to keep changed while the engine worked (a game was recorded, a
+    seat placed by hand), nothing is written. Returns warnings (referees dropped because
+    a kept table holds them). The caller holds the event lock inside ``transaction.atomic``.
     """
     numbers = list(range(from_round, from_round + len(seating)))
     rounds = {r.number: r for r in Round.objects.filter(event=event, number__in=numbers)}
     if any(rounds[n].status == Round.Status.RELEASED for n in numbers):
         raise LeagueError(_("A round in this draw was released meanwhile."), code="released")
-    Table.objects.filter(round__in=rounds.values()).delete()
+    tables_now = Table.objects.filter(round__in=rounds.values())
+    if {k.pk for k in lifecycle.kept_tables(tables_now)} != {k.pk for k in kept}:
+        raise LeagueError(
+            _(
+                "Tables of these rounds were played or changed by hand while the draw ran; "
+                "draw again."
+            ),
+            code="kept_changed",
+        )
+    tables_now.exclude(pk__in=[k.pk for k in kept]).delete()
+    kept_by_round: dict[int, set[int]] = {}
+    for k in kept:
+        kept_by_round.setdefault(k.round, set()).add(k.number)
+    kept_refs: dict[int, set[int]] = {}
+    for number, ref_id in Table.objects.filter(pk__in=[k.pk for k in kept]).values_list(
+        "round__number", "referee_id"
+    ):
+        if ref_id is not None:
+            kept_refs.setdefault(number, set()).add(ref_id)
+    warnings: list[str] = []
     tables: list[Table] = []
     for n, layout in zip(numbers, seating, strict=True):
         refs = referees[n - from_round] if referees else None
+        taken = kept_by_round.get(n, set())
+        free = (t for t in range(1, len(layout) + len(taken) + 1) if t not in taken)
         for j, _players in enumerate(layout):
             ref = refs[j] if refs and j < len(refs) else None
+            number = next(free)
+            if ref and int(ref) in kept_refs.get(n, set()):
+                warnings.append(
+                    _(
+                        "Round %(r)s table %(t)s has no referee: its referee stays at a table "
+                        "kept as it was. Assign referees again."
+                    )
+                    % {"r": n, "t": number}
+                )
+                ref = None
             tables.append(
-                Table(round=rounds[n], number=j + 1, referee_id=int(ref) if ref else None)
+                Table(round=rounds[n], number=number, referee_id=int(ref) if ref else None)
             )
     Table.objects.bulk_create(tables)
     seats: list[Seat] = []
@@ -249,7 +312,7 @@ def write_rounds(
     Round.objects.filter(pk__in=[rounds[n].pk for n in numbers]).update(
         status=Round.Status.DRAFT, released_at=None
     )
-    return [rounds[n] for n in numbers]
+    return warnings
 
 
 def run_draw_job(job_id: int, *, limit: float | None = None) -> DrawJob:
@@ -277,11 +340,11 @@ def run_draw_job(job_id: int, *, limit: float | None = None) -> DrawJob:
         seating, referees, metrics, warnings = engine_draw(data, _progress_writer(job.pk), limit)
         with transaction.atomic():
             _lock_event(event)
-            write_rounds(event, job.from_round, seating, referees)
+            dropped = write_rounds(event, job.from_round, seating, referees, data.kept)
             job.status = DrawJob.Status.DONE
             job.progress = 1.0
             job.metrics = metrics
-            job.warnings = data.warnings + warnings
+            job.warnings = data.warnings + warnings + dropped
             job.finished_at = timezone.now()
             job.save()
             audit(
@@ -324,8 +387,59 @@ class _Layout:
     rounds: list[_Round]
 
 
-def reassign_referees(event: Event, seed: int) -> int:
-    """Assign referees to every draft round again (earlier rounds count as history)."""
+@dataclass(frozen=True)
+class RefereeAssignment:
+    """What "assign referees" did: draft rounds done, tables kept as they were (placed by
+    hand or played), and tables left without a referee (round, table)."""
+
+    rounds: int
+    kept: int
+    without: tuple[tuple[int, int], ...] = ()
+
+
+def _keep_pinned(
+    tables: Sequence[Table],
+    planned: Sequence[str | None],
+    kept: set[int],
+    listed: Sequence[str],
+    blocked: set[tuple[str, str]],
+) -> list[str | None]:
+    """The engine's referees for one round with the kept tables' referees left in place.
+
+    A kept referee the engine put elsewhere leaves that table; it gets a referee the
+    kept tables freed (or any listed one free that round) who may judge its players."""
+    final: list[str | None] = [
+        str(t.referee_id) if t.pk in kept and t.referee_id else None for t in tables
+    ]
+    used = {r for r in final if r is not None}
+    spare = [r for t, r in zip(tables, planned, strict=True) if t.pk in kept and r not in used]
+    spare += [r for r in listed if r not in used and r not in planned]
+    for j, (table, ref) in enumerate(zip(tables, planned, strict=True)):
+        if table.pk in kept:
+            continue
+        if ref is not None and ref not in used:
+            final[j] = ref
+            used.add(ref)
+            continue
+        seated = {str(s.player_id) for s in table.seats.all()}
+        choice = next(
+            (
+                r
+                for r in spare
+                if r and r not in used and not any((r, p) in blocked for p in seated)
+            ),
+            None,
+        )
+        final[j] = choice
+        if choice is not None:
+            used.add(choice)
+    return final
+
+
+def reassign_referees(event: Event, seed: int) -> RefereeAssignment:
+    """Assign referees to every draft round again (earlier rounds count as history).
+
+    Referees placed by hand, and tables with recorded play, keep their referee."""
     rounds = selectors.event_rounds(event, ("draft", "confirmed", "released"))
     drafts = [r for r in rounds if r.status == Round.Status.DRAFT]
     if not drafts:
@@ -335,8 +449,8 @@ def reassign_referees(event: Event, seed: int) -> int:
         raise LeagueError(_("Add referees to the event first."), code="no_referees")
     first_draft = rounds.index(drafts[0])
     listed = {r.pk for r in referees}
-    kept = rounds[:first_draft]
-    fixed_refs = [[t.referee_id for t in r.tables.all()] for r in kept]
+    kept_rounds = rounds[:first_draft]
+    fixed_refs = [[t.referee_id for t in r.tables.all()] for r in kept_rounds]
     usable = all(ref in listed for refs in fixed_refs for ref in refs)
     start = 0 if usable else first_draft
     layout = _Layout(
@@ -358,15 +472,28 @@ def reassign_referees(event: Event, seed: int) -> int:
         )
     except EngineError as exc:
         raise LeagueError(str(exc), code="referees") from exc
-    rounds = rounds[start:]
-    updates = []
-    for i, rnd in enumerate(rounds):
+    kept = {
+        k.pk
+        for k in lifecycle.kept_tables(Table.objects.filter(round__in=drafts))
+        if k.why == lifecycle.PLAYED
+    }
+    kept |= {t.pk for r in drafts for t in r.tables.all() if t.referee_pinned}
+    updates: list[Table] = []
+    without: list[tuple[int, int]] = []
+    for i, rnd in enumerate(rounds[start:]):
         if rnd.status != Round.Status.DRAFT:
             continue
-        for j, table in enumerate(rnd.tables.all()):
-            ref = plan.rounds[i][j]
+        tables = list(rnd.tables.all())
+        final = _keep_pinned(
+            tables, list(plan.rounds[i]), kept, [str(r.pk) for r in referees], conflicts
+        )
+        for table, ref in zip(tables, final, strict=True):
+            if table.pk in kept:
+                continue
             table.referee_id = int(ref) if ref is not None else None
             updates.append(table)
+            if ref is None:
+                without.append((rnd.number, table.number))
     Table.objects.filter(pk__in=[t.pk for t in updates]).update(referee=None)
     Table.objects.bulk_update(updates, ["referee"])
-    return len(drafts)
+    return RefereeAssignment(len(drafts), len(kept), tuple(without))

@@ -314,6 +314,8 @@ class Table(models.Model):
     referee = models.ForeignKey(
         Referee, on_delete=models.SET_NULL, null=True, blank=True, related_name="tables"
     )
+    #: The referee was placed by hand: automatic assignment and redraws keep them.
+    referee_pinned = models.BooleanField(_("referee placed by hand"), default=False)
 
     class Meta:
         ordering = ["round", "number"]
@@ -336,6 +338,8 @@ class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
     number = models.PositiveSmallIntegerField(_("seat"))
+    #: Placed by hand (a swap): a redraw keeps this seat's table as it is.
+    pinned = models.BooleanField(_("placed by hand"), default=False)
 
     class Meta:
         ordering = ["table", "number"]

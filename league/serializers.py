@@ -102,7 +102,7 @@ class SeatSerializer(serializers.ModelSerializer[Seat]):
 
     class Meta:
         model = Seat
-        fields = ["number", "player"]
+        fields = ["number", "player", "pinned"]
 
 
 class TableSerializer(serializers.ModelSerializer[Table]):
@@ -111,7 +111,7 @@ class TableSerializer(serializers.ModelSerializer[Table]):
 
     class Meta:
         model = Table
-        fields = ["id", "number", "referee", "seats"]
+        fields = ["id", "number", "referee", "referee_pinned", "seats"]
 
 
 class RoundSerializer(serializers.ModelSerializer[Round]):

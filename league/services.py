@@ -26,6 +26,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from league import lifecycle
 from league import permissions as perms
 from league.errors import CsvImportError, LeagueError, RowProblem
 from league.models import (
@@ -673,27 +674,45 @@ def _expire_stale_jobs(event: Event) -> None:
 
 
 def _editable_round(actor: Any, rnd: Round) -> Round:
+    """The round, locked, if its seats may change by hand: a draft (before it is public)
+    or a released round (event-day substitutions at tables not yet played)."""
     _require(perms.can_manage_event(actor, rnd.event))
     _lock_event(rnd.event)
     rnd.refresh_from_db()
-    if rnd.status != Round.Status.DRAFT:
+    if rnd.status not in (Round.Status.DRAFT, Round.Status.RELEASED):
         raise LeagueError(
-            _("Only a draft round can be changed; reopen round %(n)s first.") % {"n": rnd.number},
+            _("Round %(n)s is %(status)s: reopen it to change it by hand.")
+            % {"n": rnd.number, "status": rnd.get_status_display()},
             code="not_draft",
         )
     return rnd
 
 
 @transaction.atomic
-def swap_players(actor: Any, rnd: Round, player_a: Player, player_b: Player) -> None:
-    """Exchange two players' seats (tables and seat numbers) in a draft round."""
+def swap_players(actor: Any, rnd: Round, player_a: Player, player_b: Player) -> list[int]:
+    """Exchange two players' seats (tables and seat numbers); both seats become pinned.
+
+    Refused at a table with recorded play. Returns the table numbers affected."""
     rnd = _editable_round(actor, rnd)
     seats = {
-        s.player_id: s for s in Seat.objects.filter(round=rnd, player__in=[player_a, player_b])
+        s.player_id: s
+        for s in Seat.objects.filter(round=rnd, player__in=[player_a, player_b]).select_related(
+            "table"
+        )
     }
-    if len(seats) != 2 or player_a.pk == player_b.pk:
-        raise LeagueError(_("Both players must be seated in this round."), code="not_seated")
+    if player_a.pk == player_b.pk:
+        raise LeagueError(_("Give the handles of two different players."), code="same_player")
+    missing = [p for p in (player_a, player_b) if p.pk not in seats]
+    if missing:
+        raise LeagueError(
+            _("%(player)s has no seat in round %(n)s.")
+            % {"player": missing[0].display_name, "n": rnd.number},
+            code="not_seated",
+        )
     a, b = seats[player_a.pk], seats[player_b.pk]
+    lifecycle.refuse_if_played(
+        Table.objects.filter(pk__in=[a.table_id, b.table_id]), _("swap these players")
+    )
     from league.selectors import avoid_pairs
 
     avoid = avoid_pairs(rnd.event)
@@ -710,14 +729,28 @@ def swap_players(actor: Any, rnd: Round, player_a: Player, player_b: Player) -> 
     a_table, a_number = a.table_id, a.number
     # Free one seat first so the unique (table, seat) constraint holds at every step.
     Seat.objects.filter(pk=a.pk).delete()
-    Seat.objects.filter(pk=b.pk).update(table_id=a_table, number=a_number)
-    Seat.objects.create(round=rnd, table_id=b.table_id, number=b.number, player_id=a.player_id)
-    audit(actor, "round.swap", rnd, event=rnd.event, players=[player_a.handle, player_b.handle])
+    Seat.objects.filter(pk=b.pk).update(table_id=a_table, number=a_number, pinned=True)
+    Seat.objects.create(
+        round=rnd, table_id=b.table_id, number=b.number, player_id=a.player_id, pinned=True
+    )
+    tables = sorted({a.table.number, b.table.number})
+    audit(
+        actor,
+        "round.swap",
+        rnd,
+        event=rnd.event,
+        players=[player_a.handle, player_b.handle],
+        tables=tables,
+    )
+    return tables
 
 
 @transaction.atomic
-def move_referee(actor: Any, table: Table, referee: Referee | None) -> None:
-    """Give ``table`` to ``referee``; if they judge another table that round, swap them."""
+def move_referee(actor: Any, table: Table, referee: Referee | None) -> list[int]:
+    """Give ``table`` to ``referee``; if they judge another table that round, swap them.
+
+    The referees placed this way are pinned (automatic assignment keeps them). Refused at
+    a table with recorded play. Returns the table numbers affected."""
     rnd = _editable_round(actor, table.round)
     table.refresh_from_db()
     if referee is not None:
@@ -734,8 +767,12 @@ def move_referee(actor: Any, table: Table, referee: Referee | None) -> None:
                 code="referee_conflict",
             )
     before = table.referee_id
-    other = Table.objects.filter(round=rnd, referee=referee).exclude(pk=table.pk).first()
-    if referee is not None and other is not None and before is not None:
+    other = None
+    if referee is not None:
+        other = Table.objects.filter(round=rnd, referee=referee).exclude(pk=table.pk).first()
+    affected = [table.pk] + ([other.pk] if other is not None else [])
+    lifecycle.refuse_if_played(Table.objects.filter(pk__in=affected), _("change this referee"))
+    if other is not None and before is not None:
         from league.selectors import referee_conflicts
 
         displaced = Referee.objects.get(pk=before)
@@ -747,12 +784,13 @@ def move_referee(actor: Any, table: Table, referee: Referee | None) -> None:
                 % {"ref": displaced, "n": other.number},
                 code="referee_conflict",
             )
-    if referee is not None and other is not None:
+    if other is not None:
         Table.objects.filter(pk=other.pk).update(referee=None)
-        Table.objects.filter(pk=table.pk).update(referee=referee)
-        Table.objects.filter(pk=other.pk).update(referee_id=before)
+        Table.objects.filter(pk=table.pk).update(referee=referee, referee_pinned=True)
+        Table.objects.filter(pk=other.pk).update(referee_id=before, referee_pinned=True)
     else:
-        Table.objects.filter(pk=table.pk).update(referee=referee)
+        Table.objects.filter(pk=table.pk).update(referee=referee, referee_pinned=True)
+    numbers = sorted(Table.objects.filter(pk__in=affected).values_list("number", flat=True))
     audit(
         actor,
         "table.referee",
@@ -760,7 +798,24 @@ def move_referee(actor: Any, table: Table, referee: Referee | None) -> None:
         event=rnd.event,
         before=before,
         after=referee.pk if referee else None,
+        tables=numbers,
     )
+    return numbers
+
+
+@transaction.atomic
+def unpin_round(actor: Any, rnd: Round) -> int:
+    """Let automatic assignment and redraws change this round's hand-placed entries again.
+
+    Returns how many tables had pins."""
+    rnd = _editable_round(actor, rnd)
+    tables = Table.objects.filter(round=rnd)
+    pinned = set(tables.filter(referee_pinned=True).values_list("pk", flat=True))
+    pinned |= set(Seat.objects.filter(round=rnd, pinned=True).values_list("table_id", flat=True))
+    tables.update(referee_pinned=False)
+    Seat.objects.filter(round=rnd).update(pinned=False)
+    audit(actor, "round.unpin", rnd, event=rnd.event, tables=len(pinned))
+    return len(pinned)
 
 
 def _set_round_status(actor: Any, rnd: Round, to: str, allowed_from: tuple[str, ...]) -> Round:
@@ -820,15 +875,24 @@ def release_round(actor: Any, rnd: Round) -> Round:
 
 
 @transaction.atomic
-def assign_referees(actor: Any, event: Event, *, seed: int | None = None) -> int:
-    """Re-assign referees to every draft round's tables with the engine; returns rounds done."""
+def assign_referees(actor: Any, event: Event, *, seed: int | None = None) -> Any:
+    """Re-assign referees to every draft round's tables with the engine, keeping referees
+    placed by hand (a :class:`league.draws.RefereeAssignment`)."""
     from league import draws
 
     _require(perms.can_manage_event(actor, event))
     event = _lock_event(event)
-    count = draws.reassign_referees(event, seed=secrets.randbelow(2**31) if seed is None else seed)
-    audit(actor, "draw.referees", event, event=event, rounds=count)
-    return count
+    done = draws.reassign_referees(event, seed=secrets.randbelow(2**31) if seed is None else seed)
+    audit(
+        actor,
+        "draw.referees",
+        event,
+        event=event,
+        rounds=done.rounds,
+        kept=done.kept,
+        without=[list(w) for w in done.without],
+    )
+    return done
 
 
 @transaction.atomic

@@ -46,6 +46,9 @@ urlpatterns = [
     path("manage/events/<int:pk>/referees/assign/", views.referees_assign, name="referees-assign"),
     path("manage/events/<int:pk>/rounds/<int:number>/swap/", views.round_swap, name="round-swap"),
     path(
+        "manage/events/<int:pk>/rounds/<int:number>/unpin/", views.round_unpin, name="round-unpin"
+    ),
+    path(
         "manage/events/<int:pk>/rounds/<int:number>/<str:verb>/",
         views.round_action,
         name="round-action",

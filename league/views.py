@@ -13,6 +13,7 @@ import zoneinfo
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -21,10 +22,11 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, Js
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from league import draws, selectors, services
+from league import draws, lifecycle, selectors, services
 from league import permissions as perms
 from league.calendar import club_calendar
 from league.errors import CsvImportError, LeagueError
@@ -91,17 +93,30 @@ def action(view: View) -> View:
             return view(request, *args, **kwargs)
         except LeagueError as exc:
             messages.error(request, exc.message)
-            back = request.POST.get("next") or request.META.get("HTTP_REFERER") or reverse("home")
-            if not back.startswith("/"):
-                back = reverse("home")
-            return redirect(back)
+            home = reverse("home")
+            back = safe_back(request, request.POST.get("next"), "")
+            return redirect(back or safe_back(request, request.META.get("HTTP_REFERER"), home))
 
     return wrapper
 
 
+def _numbers(values: list[int]) -> str:
+    return ", ".join(str(v) for v in values)
+
+
+def safe_back(request: HttpRequest, candidate: str | None, default: str) -> str:
+    """``candidate`` (a ``next`` field or the Referer) if it points into this site, as a
+    path; else ``default``. Browsers send the Referer as a full address."""
+    if candidate and url_has_allowed_host_and_scheme(
+        candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        parts = urlsplit(candidate)
+        return urlunsplit(("", "", parts.path or "/", parts.query, parts.fragment))
+    return default
+
+
 def _back(request: HttpRequest, default: str) -> HttpResponse:
-    nxt = request.POST.get("next", "")
-    return redirect(nxt if nxt.startswith("/") else default)
+    return redirect(safe_back(request, request.POST.get("next"), default))
 
 
 # --- organiser: events ----------------------------------------------------------------------
@@ -339,7 +354,7 @@ def draw_start(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         raise LeagueError(_("Choose the rounds to draw."))
     data = form.cleaned_data
-    services.request_draw(
+    job = services.request_draw(
         request.user,
         event,
         from_round=data["from_round"],
@@ -347,7 +362,16 @@ def draw_start(request: HttpRequest, pk: int) -> HttpResponse:
         seed=data["seed"],
         checked_in_only=data["checked_in_only"],
     )
-    messages.success(request, _("The draw has started."))
+    kept = lifecycle.kept_in_rounds(event, job.from_round, job.to_round)
+    messages.success(
+        request,
+        _("The draw of rounds %(a)s–%(b)s has started.") % {"a": job.from_round, "b": job.to_round}
+        + (
+            " " + _("It keeps as they are: %(tables)s.") % {"tables": lifecycle.describe(kept)}
+            if kept
+            else ""
+        ),
+    )
     return redirect("event-draw", pk=pk)
 
 
@@ -380,7 +404,7 @@ def round_action(request: HttpRequest, pk: int, number: int, verb: str) -> HttpR
     }.get(verb)
     if do is None:
         raise Http404
-    do(request.user, rnd)
+    rnd = do(request.user, rnd)
     messages.success(
         request,
         _("Round %(n)s is now %(status)s.") % {"n": number, "status": rnd.get_status_display()},
@@ -399,8 +423,12 @@ def round_swap(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     players = {p.handle: p for p in Player.objects.filter(handle__in=handles)}
     if len(players) != 2:
         raise LeagueError(_("Give the handles of two different players."))
-    services.swap_players(request.user, rnd, players[handles[0]], players[handles[1]])
-    messages.success(request, _("Players swapped."))
+    tables = services.swap_players(request.user, rnd, players[handles[0]], players[handles[1]])
+    messages.success(
+        request,
+        _("Round %(n)s: @%(a)s and @%(b)s swapped (tables %(tables)s); both seats are now pinned.")
+        % {"n": number, "a": handles[0], "b": handles[1], "tables": _numbers(tables)},
+    )
     return redirect(reverse("event-draw", args=[pk]) + f"#round-{number}")
 
 
@@ -412,17 +440,52 @@ def table_referee(request: HttpRequest, pk: int, table_pk: int) -> HttpResponse:
     )
     ref_pk = request.POST.get("referee") or None
     referee = get_object_or_404(Referee, pk=ref_pk) if ref_pk else None
-    services.move_referee(request.user, table, referee)
-    messages.success(request, _("Referee changed."))
+    tables = services.move_referee(request.user, table, referee)
+    messages.success(
+        request,
+        _("Round %(n)s: referee changed at tables %(tables)s, now pinned.")
+        % {"n": table.round.number, "tables": _numbers(tables)},
+    )
     return redirect(reverse("event-draw", args=[pk]) + f"#round-{table.round.number}")
 
 
 @action
 def referees_assign(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event_for(request, pk, perms.can_manage_event)
-    count = services.assign_referees(request.user, event)
-    messages.success(request, _("Referees assigned in %(n)s draft rounds.") % {"n": count})
+    done = services.assign_referees(request.user, event)
+    text = _("Referees assigned in %(n)s draft rounds.") % {"n": done.rounds}
+    if done.kept:
+        text += " " + _("%(n)s tables kept their referee (placed by hand or played).") % {
+            "n": done.kept
+        }
+    if done.without:
+        messages.warning(
+            request,
+            _("No referee could be given to: %(tables)s.")
+            % {
+                "tables": ", ".join(
+                    _("round %(r)s table %(t)s") % {"r": r, "t": t} for r, t in done.without
+                )
+            },
+        )
+    messages.success(request, text)
     return redirect("event-draw", pk=pk)
+
+
+@action
+def round_unpin(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    event = _event_for(request, pk, perms.can_manage_event)
+    rnd = get_object_or_404(Round.objects.select_related("event__club"), event=event, number=number)
+    count = services.unpin_round(request.user, rnd)
+    messages.success(
+        request,
+        _(
+            "Round %(n)s: pins removed from %(count)s tables; a redraw or “Assign referees” "
+            "may now change them."
+        )
+        % {"n": number, "count": count},
+    )
+    return redirect(reverse("event-draw", args=[pk]) + f"#round-{number}")
 
 
 @login_first

@@ -96,6 +96,7 @@ def test_organiser_sets_up_event_and_public_sees_only_round_1(
 
     # confirm and release round 1
     page.click("button[name=confirm-1]")
+    page.once("dialog", lambda dialog: dialog.accept())  # releasing asks first
     page.click("button[name=release-1]")
     page.wait_for_selector("#round-1-status:has-text('released')")
 

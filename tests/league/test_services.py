@@ -436,7 +436,7 @@ def test_swap_move_referee_confirm_release(
     with pytest.raises(LeagueError):
         services.release_round(organiser, rnd)
     services.confirm_round(organiser, rnd)
-    with pytest.raises(LeagueError, match="draft"):
+    with pytest.raises(LeagueError, match="reopen it"):
         services.swap_players(organiser, rnd, a.player, b.player)
     services.reopen_round(organiser, rnd)
     services.confirm_round(organiser, rnd)
