@@ -4,22 +4,25 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from engine.record import FORMAT
-from games import permissions, selectors, services, sheet
+from games import permissions, review, selectors, services, sheet
 from games.forms import ClubGameForm, PaperForm, UploadForm
 from games.models import Game, GameVersion
 from games.records import NotARecordError, load_json, require_record_shape
-from league.models import Club, Event, Table
+from league.models import Club, Event, Round, Table
 from league.permissions import can_manage_event, can_view_event, visible_round_statuses
 
 #: The sheet's words, handed to static/js/sheet.js as JSON.
@@ -47,6 +50,10 @@ SHEET_STRINGS = {
     "eject": gettext_lazy("Eject (rule-breaker)"),
     "ejectBtn": gettext_lazy("Eject"),
     "surrender": gettext_lazy("Surrender"),
+    # {seat} is replaced by the seat's number and name
+    "confirmSurrender": gettext_lazy(
+        "Seat {seat} surrenders: the other side wins at once. Record the surrender?"
+    ),
     "ballot": gettext_lazy("Ballot"),
     "abstain": gettext_lazy("abstain"),
     "saveBallot": gettext_lazy("Save the ballot"),
@@ -105,6 +112,37 @@ def _game(request: HttpRequest, pk: int) -> Game:
     if not permissions.can_view_game(request.user, game):
         raise Http404
     return game
+
+
+def _back(request: HttpRequest, default: str) -> HttpResponse:
+    """Back to where the action started: the form's ``next`` field, else the Referer (a
+    full address, as browsers send it), if either points into this site; else
+    ``default``."""
+    host = {request.get_host()}
+    for candidate in (request.POST.get("next"), request.META.get("HTTP_REFERER")):
+        if candidate and url_has_allowed_host_and_scheme(
+            candidate, allowed_hosts=host, require_https=request.is_secure()
+        ):
+            parts = urlsplit(candidate)
+            return redirect(urlunsplit(("", "", parts.path or "/", parts.query, parts.fragment)))
+    return redirect(default)
+
+
+def _revision(request: HttpRequest) -> int | None:
+    value = request.POST.get("revision", "")
+    return int(value) if value.isdigit() else None
+
+
+def _where(game: Game) -> str:
+    """Where an event game is (also a voided one): "Round 2, table 3"; else its name."""
+    if game.table is not None:
+        r: int | None = game.table.round.number
+        t: int | None = game.table.number
+    elif game.voided_event_id is not None:
+        r, t = game.voided_round, game.voided_table
+    else:
+        return str(game)
+    return _("Round %(r)s, table %(t)s") % {"r": r, "t": t}
 
 
 def _official(request: HttpRequest, pk: int) -> Game:
@@ -339,25 +377,77 @@ def event_games(request: HttpRequest, pk: int) -> HttpResponse:
             round_ = get_object_or_404(event.rounds, number=int(request.POST["round"]))
             try:
                 if verb == "create":
-                    made = services.create_round_games(user, round_)
-                    messages.success(request, _("%(n)s games ready.") % {"n": len(made)})
+                    _create_games(request, round_)
                 else:
-                    n = services.release_round(user, round_)
-                    messages.success(request, _("%(n)s games released.") % {"n": n})
+                    _release_games(request, round_)
             except services.GameError as e:
                 messages.error(request, e.message)
-            return redirect("games:event", pk=event.pk)
-    return render(
-        request,
-        "games/event_games.html",
-        {
-            "event": event,
-            "rounds": rounds,
-            "organiser": organiser,
-            "form": form,
-            "reports": reports,
-        },
+            return redirect(reverse("games:event", args=[event.pk]) + f"#round-{round_.number}")
+    context: dict[str, Any] = {
+        "event": event,
+        "rounds": rounds,
+        "organiser": organiser,
+        "form": form,
+        "reports": reports,
+    }
+    if organiser:
+        context["voided"] = list(
+            Game.objects.filter(voided_event=event)
+            .select_related("voided_by")
+            .order_by("voided_round", "voided_table", "voided_at")
+        )
+        context["awaiting_count"] = len(_awaiting_versions(event))
+    return render(request, "games/event_games.html", context)
+
+
+def _tables_text(numbers: list[int]) -> str:
+    return ", ".join(str(n) for n in sorted(numbers))
+
+
+def _create_games(request: HttpRequest, round_: Round) -> None:
+    before = set(Game.objects.filter(table__round=round_).values_list("table_id", flat=True))
+    made = services.create_round_games(request.user, round_)
+    new = [g.table.number for g in made if g.table is not None and g.table_id not in before]
+    if new:
+        messages.success(
+            request,
+            _("Round %(r)s: %(n)s new games ready (tables %(tables)s); %(all)s in all.")
+            % {"r": round_.number, "n": len(new), "tables": _tables_text(new), "all": len(made)},
+        )
+    else:
+        messages.info(
+            request,
+            _("Round %(r)s: every table already had its game (%(all)s in all).")
+            % {"r": round_.number, "all": len(made)},
+        )
+
+
+def _release_games(request: HttpRequest, round_: Round) -> None:
+    confirmed = list(
+        Game.objects.filter(table__round=round_, status=Game.Status.CONFIRMED).values_list(
+            "pk", flat=True
+        )
     )
+    n = services.release_round(request.user, round_)
+    released = list(
+        Game.objects.filter(pk__in=confirmed, status=Game.Status.RELEASED).values_list(
+            "table__number", flat=True
+        )
+    )
+    if n:
+        messages.success(
+            request,
+            _(
+                "Round %(r)s: %(n)s games released (tables %(tables)s); their records and "
+                "role cards are now public."
+            )
+            % {"r": round_.number, "n": n, "tables": _tables_text(released)},
+        )
+    else:
+        messages.info(
+            request,
+            _("Round %(r)s: no confirmed game to release.") % {"r": round_.number},
+        )
 
 
 def _upload_to_event(request: HttpRequest, event: Event, name: str, data: bytes) -> dict[str, Any]:
@@ -391,9 +481,35 @@ def _upload_to_event(request: HttpRequest, event: Event, name: str, data: bytes)
             message=_("this event has no table %(t)s in round %(r)s") % {"t": tbl, "r": rnd},
             violations=[],
         )
-    game = services.game_for_table(table, request.user)
+    try:
+        game = services.game_for_table(table, request.user)
+    except services.GameError as e:
+        return _file_report(name, ok=False, message=e.message, violations=[])
     game = selectors.game_by_id(game.pk)
     return _upload_one(request, game, name, data)
+
+
+@login_required
+def review_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """One version as the confirming official must read it before the button: the whole
+    record with roles, the engine's verdict, and the differences from the version it
+    would replace. Officials only (a 404 for anyone else: roles are on this page)."""
+    game = _official(request, pk)
+    versions = selectors.versions_for(request.user, game)
+    version = next((v for v in versions if v.number == number), None)
+    if version is None:
+        raise Http404
+    return render(
+        request,
+        "games/review.html",
+        {
+            "game": game,
+            "review": review.build_review(version, versions),
+            "version": version,
+            "own": version.submitted_by_id == request.user.pk,
+            "correction": game.status in (Game.Status.CONFIRMED, Game.Status.RELEASED),
+        },
+    )
 
 
 @login_required
@@ -401,18 +517,26 @@ def _upload_to_event(request: HttpRequest, event: Event, name: str, data: bytes)
 def confirm_view(request: HttpRequest, pk: int) -> HttpResponse:
     game = _official(request, pk)
     number = request.POST.get("version", "")
-    revision = request.POST.get("revision", "")
     try:
-        services.confirm_version(
+        version = services.confirm_version(
             request.user,
             game,
             int(number) if number.isdigit() else 0,
-            expected_revision=int(revision) if revision.isdigit() else None,
+            expected_revision=_revision(request),
         )
     except services.GameError as e:
         messages.error(request, e.message)
-    else:
-        messages.success(request, _("Version %(n)s confirmed.") % {"n": number})
+        return _back(request, reverse("games:game", args=[game.pk]))
+    game.refresh_from_db(fields=["status", "revision"])
+    messages.success(
+        request,
+        _("%(where)s: version %(n)s confirmed; the game is now %(status)s.")
+        % {
+            "where": _where(game),
+            "n": version.number,
+            "status": Game.Status(game.status).label,
+        },
+    )
     return redirect("games:game", pk=game.pk)
 
 
@@ -420,23 +544,91 @@ def confirm_view(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def release_view(request: HttpRequest, pk: int) -> HttpResponse:
     game = _official(request, pk)
-    revision = request.POST.get("revision", "")
     try:
-        services.release_game(
-            request.user, game, expected_revision=int(revision) if revision.isdigit() else None
+        services.release_game(request.user, game, expected_revision=_revision(request))
+    except services.GameError as e:
+        messages.error(request, e.message)
+    else:
+        messages.success(
+            request,
+            _("%(where)s: results released; the game is now %(status)s and its record public.")
+            % {"where": _where(game), "status": Game.Status.RELEASED.label},
+        )
+    return _back(request, reverse("games:game", args=[game.pk]))
+
+
+@login_required
+@require_POST
+def void_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """Void a game for good (organisers, with a reason): it keeps its versions and steps,
+    counts for nothing, and its table is free again."""
+    game = _official(request, pk)
+    if not permissions.is_game_organiser(request.user, game):
+        raise PermissionDenied
+    where = _where(game)
+    try:
+        services.void_game(
+            request.user,
+            game,
+            request.POST.get("reason", ""),
+            expected_revision=_revision(request),
         )
     except services.GameError as e:
         messages.error(request, e.message)
     else:
-        messages.success(request, _("Results released."))
-    return redirect("games:game", pk=game.pk)
+        messages.success(
+            request,
+            _(
+                "%(where)s: game voided. It no longer counts; its versions and steps are "
+                "kept, and the table is free for a redraw, a swap, a referee change or a "
+                "new game."
+            )
+            % {"where": where},
+        )
+    return _back(request, reverse("games:game", args=[game.pk]))
+
+
+@login_required
+def awaiting(request: HttpRequest, pk: int) -> HttpResponse:
+    """An event's games with a submitted version not yet confirmed, oldest first."""
+    event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
+    if not can_manage_event(request.user, event):
+        if can_view_event(request.user, event):
+            raise PermissionDenied
+        raise Http404
+    return render(
+        request,
+        "games/awaiting.html",
+        {"event": event, "pending": _awaiting_versions(event)},
+    )
+
+
+def _awaiting_versions(event: Event) -> list[GameVersion]:
+    """The newest submitted version of each of the event's games that has one, oldest
+    submission first (a newer submission of a game replaces its older ones)."""
+    rows = (
+        GameVersion.objects.filter(
+            status=GameVersion.Status.SUBMITTED, game__table__round__event=event
+        )
+        .select_related("game__table__round", "game__table__referee__user", "submitted_by")
+        .order_by("game_id", "-number")
+    )
+    newest: dict[int, GameVersion] = {}
+    for v in rows:
+        newest.setdefault(v.game_id, v)
+    return sorted(newest.values(), key=lambda v: (v.submitted_at, v.pk))
 
 
 @login_required
 def my_games(request: HttpRequest) -> HttpResponse:
     games = list(selectors.referee_games(request.user)[:100])
+    # only released rounds have games: a draft's seating may still change
     tables = (
-        Table.objects.filter(referee__user_id=int(request.user.pk or 0), game__isnull=True)
+        Table.objects.filter(
+            referee__user_id=int(request.user.pk or 0),
+            game__isnull=True,
+            round__status=Round.Status.RELEASED,
+        )
         .select_related("round__event")
         .order_by("-round__event__starts_on", "round__number")[:50]
     )
@@ -446,14 +638,19 @@ def my_games(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def open_table(request: HttpRequest, table_pk: int) -> HttpResponse:
-    """The referee (or an organiser) opens the game of a table, creating it on first use."""
+    """The referee (or an organiser) opens the game of a table of a released round,
+    creating it on first use; any other round is refused with a message."""
     table = get_object_or_404(
         Table.objects.select_related("round__event__club", "referee"), pk=table_pk
     )
     is_referee = table.referee is not None and table.referee.user_id == request.user.pk
     if not (is_referee or can_manage_event(request.user, table.round.event)):
         raise Http404
-    game = services.game_for_table(table, request.user)
+    try:
+        game = services.game_for_table(table, request.user)
+    except services.GameError as e:
+        messages.error(request, e.message)
+        return _back(request, reverse("games:mine"))
     return redirect("games:sheet", pk=game.pk)
 
 

@@ -271,7 +271,10 @@
       if (e.may_surrender.length) {
         box.appendChild(el("h3", { text: T.surrender }));
         box.appendChild(seatButtons(e.may_surrender, undefined, function (n) {
-          step({ type: "surrender", seat: n });
+          /* a surrender ends the game at once: ask first, naming the seat */
+          if (window.confirm(T.confirmSurrender.replace("{seat}", seatName(n)))) {
+            step({ type: "surrender", seat: n });
+          }
         }, { small: true }));
       }
       var sel = el("select", { id: "eject-seat", "aria-label": T.eject }, [el("option", { value: "", text: "—" })]);

@@ -178,7 +178,11 @@ def test_referee_plays_a_whole_game_on_a_phone(
     # a second official confirms on their phone
     game_path = f"/games/{world.game.pk}/"
     org = login(browser, url, world.user("organiser"), game_path)
-    org.click("#version-1 button[type=submit]")
+    org.click("#version-1 a.review-link")  # review the whole record, then confirm
+    org.wait_for_selector("#confirm-button")
+    assert "killer" in org.inner_text("#review-seats")
+    org.once("dialog", lambda d: d.accept())
+    org.click("#confirm-button")
     org.wait_for_selector('[data-status="confirmed"]')
     assert Game.objects.get(pk=world.game.pk).status == "confirmed"
 
