@@ -72,7 +72,7 @@ class ClubViewSet(viewsets.ReadOnlyModelViewSet[Club]):
     def events(self, request: Request, slug: str) -> Response:
         club = self.get_object()
         events = selectors.upcoming_events(club).prefetch_related("referees__user", "staff")
-        return Response(s.EventSerializer(events, many=True).data)
+        return Response(s.EventSerializer(events, many=True, context=viewer_context(request)).data)
 
 
 class PlayerViewSet(
@@ -141,6 +141,18 @@ class DrawJobViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[DrawJob]):
 EVENT_ERRORS = {400: s.ErrorSerializer, 403: OpenApiResponse(description="not allowed")}
 
 
+def viewer_context(request: Request) -> dict[str, Any]:
+    """Who is asking, for :class:`EventSerializer`'s staff field (one query, not one per
+    event)."""
+    user = request.user
+    if not user.is_authenticated:
+        return {}
+    if perms.is_site_admin(user):
+        return {"viewer_pk": user.pk, "managed_clubs": "all"}
+    clubs = frozenset(user.organised_clubs.values_list("club_id", flat=True))
+    return {"viewer_pk": user.pk, "managed_clubs": clubs}
+
+
 class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
     """Events and everything an organiser does with them."""
 
@@ -160,10 +172,12 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
 
     def list(self, request: Request) -> Response:
         page = self.paginate_queryset(self.get_queryset().order_by("-starts_on", "name"))
-        return self.get_paginated_response(s.EventSerializer(page, many=True).data)
+        return self.get_paginated_response(
+            s.EventSerializer(page, many=True, context=viewer_context(request)).data
+        )
 
     def retrieve(self, request: Request, pk: str) -> Response:
-        return Response(s.EventSerializer(self._event()).data)
+        return Response(s.EventSerializer(self._event(), context=viewer_context(request)).data)
 
     @extend_schema(
         request=s.EventInputSerializer, responses={201: s.EventSerializer, **EVENT_ERRORS}
@@ -174,7 +188,10 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
         if club is None:
             return Response({"detail": _("club is required"), "code": "required"}, status=400)
         event = services.create_event(request.user, club, **data)
-        return Response(s.EventSerializer(event).data, status=status.HTTP_201_CREATED)
+        return Response(
+            s.EventSerializer(event, context=viewer_context(request)).data,
+            status=status.HTTP_201_CREATED,
+        )
 
     @extend_schema(
         request=s.EventInputSerializer, responses={200: s.EventSerializer, **EVENT_ERRORS}
@@ -186,7 +203,9 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
         data = dict(serializer.validated_data)
         data.pop("club", None)
         event = services.update_event(request.user, event, **data)
-        return Response(s.EventSerializer(Event.objects.get(pk=event.pk)).data)
+        return Response(
+            s.EventSerializer(Event.objects.get(pk=event.pk), context=viewer_context(request)).data
+        )
 
     @extend_schema(
         request=s.TransitionInputSerializer, responses={200: s.EventSerializer, **EVENT_ERRORS}
@@ -197,7 +216,9 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
         event = services.transition_event(
             request.user, event, _valid(s.TransitionInputSerializer, request)["to"]
         )
-        return Response(s.EventSerializer(Event.objects.get(pk=event.pk)).data)
+        return Response(
+            s.EventSerializer(Event.objects.get(pk=event.pk), context=viewer_context(request)).data
+        )
 
     # --- registrations --------------------------------------------------------------------
 

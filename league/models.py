@@ -264,15 +264,24 @@ class PlayerConflict(models.Model):
 
 
 class RefereeConflict(models.Model):
-    """A referee who must not judge a player (declared; own-club conflicts are implied)."""
+    """A referee who must not judge a player (declared; own-club conflicts are implied).
 
+    It belongs to the club that declared it: only that club's events see it (its reason
+    may be private), use it in their draws, and may remove it. Conflicts from before
+    clubs owned them (``club`` empty) hold in every draw but are listed to nobody."""
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, null=True, blank=True, related_name="referee_conflicts"
+    )
     referee = models.ForeignKey(Referee, on_delete=models.CASCADE, related_name="conflicts")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     reason = models.CharField(max_length=200, blank=True)
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["referee", "player"], name="unique_referee_conflict")
+            models.UniqueConstraint(
+                fields=["club", "referee", "player"], name="unique_referee_conflict_per_club"
+            )
         ]
 
 

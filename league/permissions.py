@@ -40,6 +40,15 @@ def is_club_organiser(user: Any, club: Club) -> bool:
     return club.organisers.filter(user=user).exists()
 
 
+def organised_club_ids(user: Any) -> list[int]:
+    """The clubs ``user`` organises (site admins: every club)."""
+    if not _active(user):
+        return []
+    if is_site_admin(user):
+        return list(Club.objects.values_list("pk", flat=True))
+    return list(user.organised_clubs.values_list("club_id", flat=True))
+
+
 def can_create_event(user: Any, club: Club) -> bool:
     return is_club_organiser(user, club)
 

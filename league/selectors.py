@@ -219,7 +219,7 @@ def event_conflicts(event: Event) -> tuple[list[PlayerConflict], list[RefereeCon
     players = PlayerConflict.objects.filter(event=event).select_related("player_a", "player_b")
     registered = Registration.objects.filter(event=event).values("player_id")
     refs = RefereeConflict.objects.filter(
-        referee__in=event.referees.all(), player_id__in=registered
+        club_id=event.club_id, referee__in=event.referees.all(), player_id__in=registered
     ).select_related("referee__user", "player")
     return list(players), list(refs)
 
@@ -246,7 +246,9 @@ def referee_conflicts(
     player_ids = list(Registration.objects.filter(event=event).values_list("player_id", flat=True))
     pairs = set(
         RefereeConflict.objects.filter(
-            referee_id__in=ref_ids, player_id__in=player_ids
+            Q(club_id=event.club_id) | Q(club__isnull=True),
+            referee_id__in=ref_ids,
+            player_id__in=player_ids,
         ).values_list("referee_id", "player_id")
     )
     members: dict[int, list[int]] = defaultdict(list)

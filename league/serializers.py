@@ -60,7 +60,19 @@ class EventSerializer(serializers.ModelSerializer[Event]):
     )
     rounds = RoundScheduleSerializer(many=True, read_only=True)
     referees = RefereeSerializer(many=True, read_only=True)
-    staff: Any = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
+    staff = serializers.SerializerMethodField(
+        help_text="login names of the event's staff: only for its organisers and staff"
+    )
+
+    def get_staff(self, event: Event) -> list[str]:
+        """Nothing personal for the public: staff names only to those who run the event
+        (the view puts the viewer's pk and the clubs they organise in the context)."""
+        viewer = self.context.get("viewer_pk")
+        managed = self.context.get("managed_clubs", frozenset())
+        staff = list(event.staff.all())
+        if managed == "all" or event.club_id in managed or any(u.pk == viewer for u in staff):
+            return [u.get_username() for u in staff]
+        return []
 
     class Meta:
         model = Event

@@ -336,11 +336,52 @@ def create_player(
         raise LeagueError(
             _("The handle @%(handle)s is taken.") % {"handle": handle}, code="handle_taken"
         )
+    if club is not None and not perms.is_club_organiser(actor, club):
+        raise PermissionDenied(_("Only a club's organisers add players to it."))
     player = Player.objects.create(display_name=display_name.strip(), handle=handle, user=user)
     if club is not None:
         Membership.objects.create(player=player, club=club, joined=timezone.localdate())
     audit(actor, "player.create", player, handle=handle)
     return player
+
+
+def _row_order(problem: RowProblem) -> tuple[int, str]:
+    return (problem.row, problem.column)
+
+
+def _membership_problems(
+    actor: Any, claims: Sequence[tuple[int, str, Club | None]], existing: dict[str, Player]
+) -> list[RowProblem]:
+    """A known player's club changes only by a club they belong to (or by themselves):
+    another club's file cannot claim them."""
+    known = [existing[h] for _line, h, c in claims if c is not None and h in existing]
+    if not known:
+        return []
+    current: dict[int, set[int]] = {}
+    for player_id, club_id in Membership.objects.filter(
+        player__in=known, left__isnull=True
+    ).values_list("player_id", "club_id"):
+        current.setdefault(player_id, set()).add(club_id)
+    mine = set(perms.organised_club_ids(actor))
+    problems = []
+    for line, handle, club in claims:
+        player = existing.get(handle)
+        if club is None or player is None:
+            continue
+        clubs_now = current.get(player.pk, set())
+        if clubs_now and club.pk not in clubs_now and not (clubs_now & mine):
+            problems.append(
+                RowProblem(
+                    line,
+                    "club",
+                    _(
+                        "@%(handle)s is a member of another club; only that club or the "
+                        "player can change it"
+                    )
+                    % {"handle": handle},
+                )
+            )
+    return problems
 
 
 def _player_problems(display_name: str, handle: str) -> list[str]:
@@ -496,6 +537,7 @@ def import_players_csv(
     reader.fieldnames = header
     clubs = {c.slug: c for c in Club.objects.all()}
     rows: list[tuple[str, str, Club | None]] = []
+    claims: list[tuple[int, str, Club | None]] = []  # (line, handle, club)
     seen: dict[str, int] = {}
     for line, raw in enumerate(reader, start=2):
         if raw is None or not any((v or "").strip() for v in raw.values() if isinstance(v, str)):
@@ -524,13 +566,26 @@ def import_players_csv(
                 problems.append(
                     RowProblem(line, "club", _("no club “%(slug)s”") % {"slug": club_slug})
                 )
+            elif not perms.is_club_organiser(actor, club):
+                problems.append(
+                    RowProblem(
+                        line,
+                        "club",
+                        _("you do not organise “%(slug)s”: only its organisers add members")
+                        % {"slug": club_slug},
+                    )
+                )
         rows.append((name, handle, club))
+        claims.append((line, handle, club))
     if not rows and not problems:
         problems.append(RowProblem(2, "file", _("no players in the file")))
-    if problems:
-        raise CsvImportError(_("The file has problems; nothing was imported."), problems)
-
     existing = {p.handle: p for p in Player.objects.filter(handle__in=[h for _n, h, _c in rows])}
+    problems += _membership_problems(actor, claims, existing)
+    if problems:
+        raise CsvImportError(
+            _("The file has problems; nothing was imported."), sorted(problems, key=_row_order)
+        )
+
     new_players = [Player(display_name=n, handle=h) for n, h, _c in rows if h not in existing]
     Player.objects.bulk_create(new_players)
     players = {p.handle: p for p in Player.objects.filter(handle__in=[h for _n, h, _c in rows])}
@@ -931,7 +986,9 @@ def declare_referee_conflict(
     _require(perms.can_manage_event(actor, event))
     try:
         with transaction.atomic():
-            conflict = RefereeConflict.objects.create(referee=referee, player=player, reason=reason)
+            conflict = RefereeConflict.objects.create(
+                club=event.club, referee=referee, player=player, reason=reason
+            )
     except IntegrityError:
         raise LeagueError(_("This conflict is already declared."), code="exists") from None
     audit(actor, "referee.conflict", conflict, event=event, player=player.handle)
