@@ -9,7 +9,6 @@ game account shows a record only when ``games.permissions.can_see_secrets`` says
 
 from __future__ import annotations
 
-import csv
 from collections import defaultdict
 from decimal import Decimal
 from typing import Any
@@ -32,6 +31,7 @@ from engine.scoring import get_profile, score_game, summarize
 from games import permissions, selectors
 from games.models import Game
 from league import rankings
+from league.csv_cells import SafeWriter
 from league.models import Event, Player
 from league.permissions import can_view_event
 from league.results_models import EventStanding
@@ -179,7 +179,7 @@ def standings_csv(request: HttpRequest, club_slug: str, event_slug: str) -> Http
     words = Words()
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings.csv"'
-    writer = csv.writer(response)
+    writer = SafeWriter(response)
     writer.writerow(
         ["rank", "tied", "player", "name", "points", "wins", "games", "awards", "ci"]
         + [f"metric:{k}" for k in precedence]

@@ -8,6 +8,7 @@ without round times becomes one all-day entry.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterable
 
 from django.urls import reverse
@@ -19,8 +20,15 @@ from league.models import Club, Event
 ROUND_LENGTH = dt.timedelta(minutes=90)
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+
+
 def escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\n", "\\n")
+    """An RFC 5545 TEXT value: backslash, ``;`` and ``,`` escaped, every line break (CRLF,
+    CR or LF) as ``\\n``, other control characters dropped (a bare CR would end the line)."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = text.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
+    return _CONTROL.sub("", text.replace("\n", "\\n"))
 
 
 def fold(line: str) -> str:

@@ -8,7 +8,6 @@ declare their release gate: they only ever read :func:`league.selectors.public_r
 from __future__ import annotations
 
 import contextlib
-import csv
 import zoneinfo
 from collections.abc import Callable
 from functools import wraps
@@ -29,6 +28,7 @@ from django.views.decorators.http import require_GET, require_POST
 from league import draws, lifecycle, selectors, services
 from league import permissions as perms
 from league.calendar import club_calendar
+from league.csv_cells import SafeWriter
 from league.errors import CsvImportError, LeagueError
 from league.forms import (
     AddPlayerForm,
@@ -605,7 +605,7 @@ CSV_EXPORT_HEADER = [
 
 def write_draw_csv(response: HttpResponse, rounds: list[Round]) -> None:
     response.write("\ufeff")
-    out = csv.writer(response)
+    out = SafeWriter(response)
     out.writerow(CSV_EXPORT_HEADER)
     for rnd in rounds:
         for table in rnd.tables.all():
