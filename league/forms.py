@@ -201,3 +201,17 @@ class AddPlayerForm(forms.Form):
 
 def rounds_choices(event: Event) -> list[tuple[int, str]]:
     return [(r.number, str(r.number)) for r in Round.objects.filter(event=event)]
+
+
+class AuditFilterForm(forms.Form):
+    """The audit log's filters; every field optional, bad values simply ignored."""
+
+    event = forms.TypedChoiceField(label=_("Event"), required=False, coerce=int, empty_value=None)
+    action = forms.ChoiceField(label=_("Action"), required=False)
+    actor = forms.CharField(label=_("Who (login name)"), required=False, max_length=150)
+    since = forms.DateField(label=_("Since"), required=False, widget=DateInput)
+
+    def __init__(self, *args: Any, events: Any = (), actions: Any = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["event"].choices = [("", _("all events")), *((e.pk, e.name) for e in events)]
+        self.fields["action"].choices = [("", _("all actions")), *((a, a) for a in actions)]

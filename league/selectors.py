@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from league import permissions as perms
 from league.models import (
+    AuditEntry,
     Club,
     DrawJob,
     Event,
@@ -357,4 +358,38 @@ def measures_as_dict(measures: Iterable[Measure]) -> list[dict[str, Any]]:
 def round_start(event: Event, number: int) -> datetime | None:
     return (
         Round.objects.filter(event=event, number=number).values_list("starts_at", flat=True).first()
+    )
+
+
+# --- audit log ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AuditFilter:
+    """What an organiser narrowed the audit log to (every field optional)."""
+
+    event: int | None = None
+    action: str = ""
+    actor: str = ""
+    since: datetime | None = None
+
+
+def club_audit(club: Club, wanted: AuditFilter) -> QuerySet[AuditEntry]:
+    """Who did what to ``club``'s events, newest first (read-only, for its organisers)."""
+    qs = AuditEntry.objects.filter(event__club=club).select_related("actor", "event")
+    if wanted.event is not None:
+        qs = qs.filter(event_id=wanted.event)
+    if wanted.action:
+        qs = qs.filter(action__startswith=wanted.action)
+    if wanted.actor:
+        qs = qs.filter(actor__username__iexact=wanted.actor)
+    if wanted.since is not None:
+        qs = qs.filter(at__gte=wanted.since)
+    return qs.order_by("-at", "-pk")
+
+
+def club_audit_actions(club: Club) -> list[str]:
+    """The kinds of action the club's log holds (for the filter's choices)."""
+    return sorted(
+        AuditEntry.objects.filter(event__club=club).values_list("action", flat=True).distinct()
     )

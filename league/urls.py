@@ -9,6 +9,7 @@ urlpatterns = [
     path("", include("league.public_urls")),  # results: rankings, players (issue 8)
     # organisers and staff
     path("manage/", views.manage_home, name="manage-home"),
+    path("manage/clubs/<slug:club_slug>/audit/", views.club_audit, name="club-audit"),
     path("manage/clubs/<slug:club_slug>/events/new/", views.event_create, name="event-create"),
     path("manage/events/<int:pk>/", views.event_dashboard, name="event-dashboard"),
     path("manage/events/<int:pk>/edit/", views.event_edit, name="event-edit"),

@@ -8,6 +8,7 @@ declare their release gate: they only ever read :func:`league.selectors.public_r
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import zoneinfo
 from collections.abc import Callable
 from functools import wraps
@@ -17,6 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -32,6 +34,7 @@ from league.csv_cells import SafeWriter
 from league.errors import CsvImportError, LeagueError
 from league.forms import (
     AddPlayerForm,
+    AuditFilterForm,
     CsvImportForm,
     DrawForm,
     EventForm,
@@ -120,6 +123,43 @@ def _back(request: HttpRequest, default: str) -> HttpResponse:
 
 
 # --- organiser: events ----------------------------------------------------------------------
+
+
+AUDIT_PAGE = 50
+
+
+@login_first
+def club_audit(request: HttpRequest, club_slug: str) -> HttpResponse:
+    """Who did what to the club's events: read-only, filterable, for its organisers."""
+    club = get_object_or_404(Club, slug=club_slug)
+    if not perms.is_club_organiser(request.user, club):
+        raise PermissionDenied
+    use_club_timezone(club)
+    form = AuditFilterForm(
+        request.GET or None,
+        events=club.events.order_by("-starts_on"),
+        actions=selectors.club_audit_actions(club),
+    )
+    wanted = selectors.AuditFilter()
+    if form.is_valid():
+        data = form.cleaned_data
+        since = data["since"]
+        wanted = selectors.AuditFilter(
+            event=data["event"],
+            action=data["action"],
+            actor=data["actor"].strip(),
+            since=(timezone.make_aware(dt.datetime.combine(since, dt.time.min)) if since else None),
+        )
+    page = Paginator(selectors.club_audit(club, wanted), AUDIT_PAGE).get_page(
+        request.GET.get("page")
+    )
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "league/audit.html",
+        {"club": club, "form": form, "page": page, "query": query.urlencode()},
+    )
 
 
 @login_first
