@@ -213,5 +213,9 @@ class AuditFilterForm(forms.Form):
 
     def __init__(self, *args: Any, events: Any = (), actions: Any = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["event"].choices = [("", _("all events")), *((e.pk, e.name) for e in events)]
-        self.fields["action"].choices = [("", _("all actions")), *((a, a) for a in actions)]
+        event_field = self.fields["event"]
+        action_field = self.fields["action"]
+        assert isinstance(event_field, forms.ChoiceField)
+        assert isinstance(action_field, forms.ChoiceField)
+        event_field.choices = [("", _("all events")), *((e.pk, e.name) for e in events)]
+        action_field.choices = [("", _("all actions")), *((a, a) for a in actions)]
