@@ -8,6 +8,9 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
+# `make run` without a broker runs tasks in threads of the web process (a draw's request
+# returns at once and its page shows the progress); with CELERY_BROKER_URL, in the worker.
+RUN_TASKS_IN ?= $(if $(CELERY_BROKER_URL),,thread)
 
 .PHONY: bootstrap migrate run test lint format bench clean
 
@@ -26,7 +29,7 @@ migrate: bootstrap
 
 run: migrate
 	$(PY) manage.py seed_demo --if-empty
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	TASKS_RUN_IN=$(RUN_TASKS_IN) $(PY) manage.py runserver $(HOST):$(PORT)
 
 test: bootstrap
 	$(PY) manage.py compilemessages --ignore=.venv -v0

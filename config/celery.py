@@ -1,4 +1,8 @@
-"""The Celery application; tasks live in each app's tasks.py and only call services."""
+"""The Celery application; tasks live in each app's tasks.py and only call services.
+
+Every task's base is :class:`config.embedded_tasks.EmbeddedTask`, so that without a broker
+``TASKS_RUN_IN=thread`` (``make run``) runs tasks off the request thread.
+"""
 
 import os
 
@@ -6,7 +10,7 @@ from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-app = Celery("tianhei")
+app = Celery("tianhei", task_cls="config.embedded_tasks:EmbeddedTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
