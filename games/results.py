@@ -27,6 +27,7 @@ import datetime as dt
 import hashlib
 import json
 import logging
+import time
 import zlib
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
@@ -35,7 +36,7 @@ from dataclasses import dataclass, field, fields
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.db.models import Count, Exists, OuterRef, Q, Sum
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
@@ -583,10 +584,17 @@ def update_ratings(game_ids: Iterable[int]) -> RatingsReport:
         return _replay(start, changed)
 
 
-def _replay(start: Key | None, changed: dict[int, RatedGame | None]) -> RatingsReport:
+def _replay(
+    start: Key | None, changed: dict[int, RatedGame | None], aside: bool = False
+) -> RatingsReport:
     """Replay every game from ``start`` on (None: from the beginning) with ``changed``
     replacing (or removing, when None) the stored games; rewrite what follows ``start``.
-    Runs inside the caller's transaction, with the ledger locked."""
+    Runs inside the caller's transaction, with the ledger locked; ``aside``: the tables
+    are :func:`_built_aside`'s empty ones, without indexes (a full rebuild on PostgreSQL).
+
+    A partial replay deletes and inserts rows: PostgreSQL's readers keep seeing the
+    committed rows without waiting (row locks never block a plain read), so a correction
+    delays no page, however long it takes."""
     ck = None
     if start is not None:
         ck = (
@@ -620,7 +628,8 @@ def _replay(start: Key | None, changed: dict[int, RatedGame | None]) -> RatingsR
     # Forget everything from the start on; it is written again below.
     RaterCheckpoint.objects.filter(games__gt=base).delete()
     if start is None:
-        _empty(RatingPoint, ScoredGame)
+        if not aside:
+            _empty(RatingPoint, ScoredGame)
     else:
         RatingPoint.objects.filter(_after(start, strict=False)).delete()
         ScoredGame.objects.filter(_after(start, strict=False)).delete()
@@ -713,14 +722,14 @@ def _replay(start: Key | None, changed: dict[int, RatedGame | None]) -> RatingsR
     if by_player is not None:
         lines = [line for pid in sorted(by_player) for line in by_player[pid]]
         by_player = None
-    if pg and start is None:
+    if pg and start is None and not aside:
         with _indexes_rebuilt_after(RatingPoint):
             _copy_lines(RatingPoint, point_fields, lines)
     elif pg:
         _copy_lines(RatingPoint, point_fields, lines)
     else:
         _insert(RatingPoint, point_fields, points)
-    _write_player_ratings(rater, None if start is None else affected, last or None)
+    _write_player_ratings(rater, None if start is None else affected, last or None, empty=not aside)
     ledger = RatingsLedger.objects.get(pk=1)
     ledger.games = count
     ledger.computed_at = timezone.now()
@@ -737,9 +746,11 @@ def _write_player_ratings(
     rater: Rater,
     players: set[int] | None,
     last_games: dict[int, tuple[int, dt.date]] | None = None,
+    empty: bool = True,
 ) -> None:
     """Current ratings and per-role records of ``players`` (None: everybody);
-    ``last_games`` (player → last game and day) when the caller already knows them."""
+    ``last_games`` (player → last game and day) when the caller already knows them;
+    ``empty``: False when the table is known to be empty already (built aside)."""
     counts = RatingPoint.objects.all()
     if players is not None:
         counts = counts.filter(player_id__in=list(players))
@@ -769,7 +780,8 @@ def _write_player_ratings(
         for pid, gid, day in latest.values_list("player_id", "game_id", "played_on"):
             last[pid] = (gid, day)
     if players is None:
-        _empty(PlayerRating)
+        if empty:
+            _empty(PlayerRating)
     else:
         PlayerRating.objects.filter(player_id__in=list(players)).delete()
     rows = []
@@ -878,6 +890,148 @@ def _indexes_rebuilt_after(model: Any) -> Iterator[None]:
             cursor.execute(definition)
 
 
+#: The schema in which a full rebuild builds its tables (PostgreSQL). Created and dropped
+#: inside the rebuild's transaction, so no other connection ever sees it.
+ASIDE_SCHEMA = "tianhei_rebuild"
+
+#: The swap waits at most this long for a live table's readers before it backs off and
+#: tries again (while it waits, new readers queue behind it)…
+SWAP_LOCK_TIMEOUT_MS = 100
+#: … and after this many seconds of trying it waits for as long as it takes.
+SWAP_PATIENCE_S = 30.0
+
+
+@contextmanager
+def _built_aside(*models: Any) -> Iterator[None]:
+    """PostgreSQL: run the block against new, empty copies of ``models``' tables, then
+    swap the copies in for the live tables.
+
+    The copies live in a schema of their own (:data:`ASIDE_SCHEMA`) put first on this
+    transaction's ``search_path``, so every query of the block — ORM, raw SQL, COPY —
+    reads and writes them under the live tables' names, while every other connection
+    keeps reading the complete live tables without waiting (the copies are created in
+    this transaction: nobody else can see them). After the block the copies get the live
+    tables' keys, indexes and foreign keys under the same names (built once, after the
+    load) and fresh statistics. Then :func:`_lock_for_swap` takes the live tables, which
+    are dropped, and the copies move into their schema; the caller commits right away,
+    so readers wait for the swap alone — milliseconds. A failure anywhere rolls back
+    with the transaction and leaves the live tables as they were."""
+    q = connection.ops.quote_name
+    aside = q(ASIDE_SCHEMA)
+    tables = [m._meta.db_table for m in models]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_setting('search_path')")
+        search_path = cursor.fetchone()[0]
+        live: list[tuple[str, str]] = []  # (schema, table), quoted
+        for table in tables:
+            cursor.execute(
+                "SELECT n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                " WHERE c.oid = %s::regclass",
+                [table],
+            )
+            live.append((q(cursor.fetchone()[0]), q(table)))
+        # Definitions read now, with the live search_path: a foreign key's target is
+        # printed as it resolves for the live tables.
+        cursor.execute(
+            "SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid), contype"
+            " FROM pg_constraint WHERE conrelid = ANY(%s::regclass[]) AND contype IN"
+            " ('p', 'u', 'f', 'x') ORDER BY contype = 'f', conname",
+            [tables],
+        )
+        constraints = cursor.fetchall()
+        cursor.execute(
+            "SELECT i.indrelid::regclass::text, c.relname, pg_get_indexdef(i.indexrelid),"
+            " i.indisunique FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid"
+            " WHERE i.indrelid = ANY(%s::regclass[]) AND NOT EXISTS (SELECT 1 FROM"
+            " pg_constraint k WHERE k.conindid = i.indexrelid AND k.conrelid = i.indrelid)"
+            " ORDER BY c.relname",
+            [tables],
+        )
+        indexes = cursor.fetchall()
+        # Sequences of serial (not identity) columns: owned by the live table, so they
+        # would go with it; the copy takes them over before the swap.
+        cursor.execute(
+            "SELECT c.oid::regclass::text, a.attname,"
+            " pg_get_serial_sequence(quote_ident(n.nspname) || '.' || quote_ident(c.relname),"
+            " a.attname) FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid"
+            " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE a.attrelid ="
+            " ANY(%s::regclass[]) AND a.attnum > 0 AND NOT a.attisdropped"
+            " AND a.attidentity = ''",
+            [tables],
+        )
+        serials = [(t, col, seq) for t, col, seq in cursor.fetchall() if seq]
+        cursor.execute(f"CREATE SCHEMA {aside}")
+        for schema, table in live:
+            cursor.execute(
+                f"CREATE TABLE {aside}.{table} (LIKE {schema}.{table} INCLUDING DEFAULTS"
+                " INCLUDING IDENTITY INCLUDING CONSTRAINTS INCLUDING GENERATED"
+                " INCLUDING STORAGE)"
+            )
+        cursor.execute("SELECT set_config('search_path', %s, true)", [f"{aside}, {search_path}"])
+    yield
+    by_name = {t: q(t) for t in tables}
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT set_config('search_path', %s, true)", [search_path])
+        cursor.execute("SET LOCAL maintenance_work_mem = '256MB'")
+        for table, name, definition, kind in constraints:
+            if kind == "f":
+                continue  # last: they lock the tables they point to until the commit
+            cursor.execute(
+                f"ALTER TABLE {aside}.{by_name[table]} ADD CONSTRAINT {q(name)} {definition}"
+            )
+        for table, name, definition, unique in indexes:
+            using = definition.split(" USING ", 1)[1]
+            kind = "UNIQUE INDEX" if unique else "INDEX"
+            cursor.execute(f"CREATE {kind} {q(name)} ON {aside}.{by_name[table]} USING {using}")
+        for _schema, table in live:
+            cursor.execute(f"ANALYZE {aside}.{table}")
+        for table, name, definition, kind in constraints:
+            if kind == "f":
+                cursor.execute(
+                    f"ALTER TABLE {aside}.{by_name[table]} ADD CONSTRAINT {q(name)} {definition}"
+                )
+        _lock_for_swap([f"{schema}.{table}" for schema, table in live])
+        for table, column, sequence in serials:
+            cursor.execute(
+                f"ALTER SEQUENCE {sequence} OWNED BY {aside}.{by_name[table]}.{q(column)}"
+            )
+        # Deferred foreign-key checks pending on a live table would forbid dropping it.
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute("DROP TABLE " + ", ".join(f"{s}.{t}" for s, t in live))
+        cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+        for schema, table in live:
+            cursor.execute(f"ALTER TABLE {aside}.{table} SET SCHEMA {schema}")
+        cursor.execute(f"DROP SCHEMA {aside}")
+
+
+def _lock_for_swap(tables: list[str]) -> None:
+    """Take ``tables`` ACCESS EXCLUSIVE for the rest of the transaction, a little at a
+    time: each try gives up after :data:`SWAP_LOCK_TIMEOUT_MS` (a savepoint undoes it),
+    so a long-running reader never holds the pages queued behind the swap for long."""
+    deadline = time.monotonic() + SWAP_PATIENCE_S
+    pause = 0.02
+    while True:
+        patient = time.monotonic() < deadline
+        try:
+            with transaction.atomic(), connection.cursor() as cursor:
+                if patient:
+                    cursor.execute("SELECT current_setting('lock_timeout')")
+                    before = cursor.fetchone()[0]
+                    cursor.execute(
+                        "SELECT set_config('lock_timeout', %s, true)", [f"{SWAP_LOCK_TIMEOUT_MS}ms"]
+                    )
+                cursor.execute(f"LOCK TABLE {', '.join(tables)} IN ACCESS EXCLUSIVE MODE")
+                if patient:
+                    cursor.execute("SELECT set_config('lock_timeout', %s, true)", [before])
+            return
+        except OperationalError as e:
+            if getattr(e.__cause__, "sqlstate", None) != "55P03":  # lock_not_available
+                raise
+            log.info("ratings swap: the tables are busy; trying again")
+            time.sleep(pause)
+            pause = min(pause * 2, 0.5)
+
+
 def _copy_lines(model: Any, fields: Sequence[str], lines: list[str]) -> None:
     """COPY rows already formatted as PostgreSQL text lines (tab-separated, \\N for
     NULL, each ending in a newline)."""
@@ -919,12 +1073,20 @@ def _insert(model: Any, fields: Sequence[str], rows: list[tuple[Any, ...]]) -> N
 
 
 def rebuild_ratings() -> RatingsReport:
-    """Every rating from the records: a replay of all released games in order."""
+    """Every rating from the records: a replay of all released games in order.
+
+    On PostgreSQL the new rows are built aside (:func:`_built_aside`) and swapped in at
+    the end, so the rating pages keep reading the complete old ratings meanwhile and
+    never wait on the rebuild for more than the swap's moment. Call it outside a
+    transaction: an enclosing one would hold the swap's locks until it commits."""
     with transaction.atomic():
         _lock_ledger()
         games = load_rated_games()
-        RaterCheckpoint.objects.all().delete()
-        return _replay(None, dict(games.items()))
+        RaterCheckpoint.objects.all().delete()  # a few rows that only the pipeline reads
+        if connection.vendor != "postgresql":
+            return _replay(None, dict(games.items()))
+        with _built_aside(RatingPoint, ScoredGame, PlayerRating):
+            return _replay(None, dict(games.items()), aside=True)
 
 
 # --- the whole pipeline --------------------------------------------------------------------
@@ -1024,8 +1186,6 @@ class RebuildReport:
 
 def rebuild_all(events: bool = True, ratings: bool = True) -> RebuildReport:
     """Every standing and every rating from the records (the management command)."""
-    import time
-
     t0 = time.perf_counter()
     ids: list[int] = []
     if events:
