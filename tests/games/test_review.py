@@ -234,3 +234,46 @@ def test_awaiting_is_for_organisers_only(world: World) -> None:
     assert logged_in(world.user("event_staff")).get(path).status_code in (403, 404)
     assert logged_in(world.user("other_player")).get(path).status_code in (403, 404)
     assert logged_in(world.user("organiser")).get(path).status_code == 200
+
+
+@pytest.mark.browser
+def test_surrender_on_the_phone_sheet_asks_first(
+    live_server: Any, transactional_db: None, browser: Any
+) -> None:
+    """Day 3 of this game opens with a surrender: the sheet names the seat and asks; a
+    "no" sends nothing, a "yes" records it."""
+    from games import sheet
+    from tests.games.conftest import make_world
+    from tests.games.steps import record_to_steps
+    from tests.games.test_browser import login
+
+    world = make_world("classic", 12)
+    record = world.record(3)
+    seat = record["log"][-1].get("surrender")
+    assert seat, "seed 3 ends with a surrender"
+    steps = record_to_steps(record)
+    assert steps[-1]["type"] == "surrender"
+    ref = world.user("referee")
+    state = sheet.sheet_state(ref, world.game)
+    for i, s in enumerate(steps[:-1]):
+        state = sheet.add_step(ref, world.game, {**s, "id": str(i)}, state["revision"])
+    page = login(browser, live_server.url, ref, f"/games/{world.game.pk}/sheet/")
+    asked: list[str] = []
+
+    def answer(yes: bool) -> Any:
+        def handle(dialog: Any) -> None:
+            asked.append(dialog.message)
+            dialog.accept() if yes else dialog.dismiss()
+
+        return handle
+
+    button = page.locator(f'.day .seat-grid button[data-seat="{seat}"]').first
+    page.once("dialog", answer(False))
+    button.click()
+    page.wait_for_timeout(300)
+    assert asked and f"Seat {seat} " in asked[0] and "surrender" in asked[0]
+    assert sheet.sheet_state(ref, world.game)["revision"] == state["revision"]
+    page.once("dialog", answer(True))
+    button.click()
+    page.wait_for_selector("#winner")
+    assert sheet.sheet_state(ref, world.game)["revision"] == state["revision"] + 1
