@@ -48,10 +48,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def _celery_mode(request: pytest.FixtureRequest) -> Iterator[None]:
     """Tasks run in-process unless the test is marked as needing a real worker."""
     eager = request.node.get_closest_marker("worker") is None
-    previous = celery_app.conf.task_always_eager
+    previous = celery_app.conf.task_always_eager, settings.TASKS_RUN_IN
     celery_app.conf.task_always_eager = eager
+    if settings.TASKS_RUN_IN == "thread":  # TASKS_RUN_IN=thread in the shell, as `make run`
+        settings.TASKS_RUN_IN = "eager"
     yield
-    celery_app.conf.task_always_eager = previous
+    celery_app.conf.task_always_eager, settings.TASKS_RUN_IN = previous
 
 
 def _database_url_for_worker() -> str:

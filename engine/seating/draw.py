@@ -176,16 +176,26 @@ def draw_seating(
     opts = options or SearchOptions()
     deadline = started + max(0.0, time_limit) * (1 - _RESERVE)
     cut_short = [False]
-
-    def out_of_time() -> bool:
-        if time.perf_counter() >= deadline:
-            cut_short[0] = True
-            return True
-        return False
+    budget = max(deadline - started, 1e-9)
+    shown = [0.0]  # the fraction last reported: progress never goes backwards
+    next_tick = [started]
 
     def report(fraction: float) -> None:
         if progress is not None:
-            progress(min(1.0, max(0.0, fraction)))
+            shown[0] = max(shown[0], min(1.0, max(0.0, fraction)))
+            progress(shown[0])
+
+    def out_of_time() -> bool:
+        now = time.perf_counter()
+        if now >= deadline:
+            cut_short[0] = True
+            return True
+        if progress is not None and now >= next_tick[0]:
+            # the search asks often: the share of the time used is the progress a person
+            # watching sees between the milestones (at most 50 reports per draw)
+            next_tick[0] = now + budget / 50
+            report(0.95 * (now - started) / budget)
+        return False
 
     report(0.0)
     index = problem.index

@@ -470,3 +470,25 @@ def test_time_limit_bounds_the_search_for_extra_players(shape: dict[str, int]) -
     draw = draw_seating(SeatingProblem(players=ids(262), rounds=5, **shape), time_limit=0.3)  # type: ignore[arg-type]
     assert time.process_time() - started < 1.0
     assert_valid(draw)
+
+
+def test_progress_rises_steadily_and_never_goes_back() -> None:
+    """A person watching a long draw sees it advance (not 0 for seconds, then done)."""
+    seen: list[float] = []
+    first = draw_seating(
+        SeatingProblem(players=ids(48), rounds=4, min_table=8, max_table=12, seed=3)
+    )
+    problem = SeatingProblem(  # a redraw from round 2: the search runs to its time limit
+        players=ids(48),
+        rounds=4,
+        min_table=8,
+        max_table=12,
+        seed=4,
+        fixed_rounds=(first.rounds[0].tables,),
+        previous_draw=tuple(r.tables for r in first.rounds[1:]),
+    )
+    draw_seating(problem, time_limit=2.0, progress=seen.append)
+    assert seen[0] == 0.0
+    assert seen == sorted(seen) and all(0.0 <= f <= 1.0 for f in seen)
+    middle = [f for f in seen if 0.1 <= f <= 0.9]
+    assert len({round(f, 2) for f in middle}) >= 5, seen
