@@ -22,6 +22,17 @@ def env_bool(name: str, default: bool) -> bool:
     raise ImproperlyConfigured(f"{name}={raw!r} is not a boolean (use 1/0, true/false).")
 
 
+def env_int(name: str, default: int) -> int:
+    """A positive whole number (a limit); anything else stops the start with its name."""
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    value = raw.strip()
+    if not (value.isascii() and value.isdigit()) or int(value) < 1:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a positive whole number.")
+    return int(value)
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     raw = os.environ.get(name)
     if raw is None:

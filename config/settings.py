@@ -11,7 +11,7 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from config.env import database_from_url, env_bool, env_list
+from config.env import database_from_url, env_bool, env_int, env_list
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -44,6 +44,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.limits.RequestSizeLimitMiddleware",  # 413 before reading an oversized body
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -119,7 +120,7 @@ if TASKS_RUN_IN not in (("worker",) if CELERY_BROKER_URL else ("eager", "thread"
         f"TASKS_RUN_IN={TASKS_RUN_IN!r}: use eager or thread without CELERY_BROKER_URL;"
         " with a broker, tasks run in the worker (leave TASKS_RUN_IN unset)."
     )
-TASKS_THREADS = int(os.environ.get("TASKS_THREADS", "2"))
+TASKS_THREADS = env_int("TASKS_THREADS", 2)
 if TASKS_RUN_IN == "thread" and DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Task threads write (a draw's progress, its rounds) while requests do. A deferred
     # transaction that reads then writes gets "database is locked" at once when another
@@ -181,7 +182,30 @@ STORAGES = {
 }
 
 # --- API -------------------------------------------------------------------------------
+# --- Input limits (docs/security.md): every one a clear 400/413, each set by environment ----
+#: Largest request body (uploads included) in bytes.
+REQUEST_MAX_BYTES = env_int("REQUEST_MAX_BYTES", 10 * 1024 * 1024)
+#: Largest non-file form body Django reads into memory, and its field count.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 2 * 1024 * 1024)
+DATA_UPLOAD_MAX_NUMBER_FIELDS = env_int("DATA_UPLOAD_MAX_NUMBER_FIELDS", 2000)
+#: One game record (KGR/1 JSON) in bytes; a whole game is a few KiB.
+RECORD_MAX_BYTES = env_int("RECORD_MAX_BYTES", 256 * 1024)
+#: Violations stored and shown per record (the rest are counted in one last entry).
+RECORD_MAX_VIOLATIONS = env_int("RECORD_MAX_VIOLATIONS", 200)
+#: Files in one upload of game records.
+UPLOAD_MAX_FILES = env_int("UPLOAD_MAX_FILES", 100)
+#: Nesting of any JSON read from a request or a file.
+JSON_MAX_DEPTH = env_int("JSON_MAX_DEPTH", 32)
+#: A player CSV import: bytes and rows.
+CSV_MAX_BYTES = env_int("CSV_MAX_BYTES", 1024 * 1024)
+CSV_MAX_ROWS = env_int("CSV_MAX_ROWS", 2000)
+
 REST_FRAMEWORK = {
+    "DEFAULT_PARSER_CLASSES": [
+        "config.limits.StrictJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",

@@ -245,8 +245,14 @@ def _hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def loads(text: str | bytes) -> Any:
-    """``json.loads`` keeping track of duplicate keys. Raises ``json.JSONDecodeError``."""
-    return json.loads(text, object_pairs_hook=_hook)
+    """``json.loads`` keeping track of duplicate keys. Raises ``json.JSONDecodeError``,
+    also for ``NaN``/``Infinity``, which are not JSON (RFC 8259)."""
+
+    def not_json(name: str) -> Any:
+        doc = text if isinstance(text, str) else text.decode("utf-8", "replace")
+        raise json.JSONDecodeError(f"{name} is not a JSON number", doc, max(0, doc.find(name)))
+
+    return json.loads(text, object_pairs_hook=_hook, parse_constant=not_json)
 
 
 class UnreadableFile(EngineError):
@@ -777,6 +783,10 @@ def read_record(obj: Any) -> tuple[GameRecord | None, list[Violation]]:
     return _read_slow(obj)
 
 
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(name)  # NaN and Infinity are not JSON: the full reader says so
+
+
 def _read_text_fast(text: str | bytes) -> GameRecord | None:
     """JSON text of a well-formed record without duplicate keys, read by the fast reader.
 
@@ -789,7 +799,7 @@ def _read_text_fast(text: str | bytes) -> GameRecord | None:
     full reader.
     """
     try:
-        obj = json.loads(text)
+        obj = json.loads(text, parse_constant=_refuse_constant)
     except (ValueError, RecursionError):
         return None  # the full reader says why
     if type(obj) is not dict:

@@ -37,6 +37,7 @@ from games.serializers import (
     game_data,
     version_data,
 )
+from league.inputs import strict_int
 
 ErrorOutput = inline_serializer(
     "GameError",
@@ -61,12 +62,11 @@ def _visible_game(request: Request, pk: int) -> Game:
 
 def _expected_revision(request: Request, body: dict[str, Any]) -> int | None:
     if body.get("revision") is not None:
-        return int(body["revision"])
+        return strict_int(body["revision"])
     header = request.headers.get("If-Match", "").strip()
     if header.startswith("W/"):
         header = header[2:]
-    header = header.strip('"')
-    return int(header) if header.isdigit() else None
+    return strict_int(header.strip('"'))
 
 
 def _error(e: services.GameError, game: Game | None = None, user: Any = None) -> Response:
@@ -103,12 +103,12 @@ class GameList(APIView):
     )
     def get(self, request: Request) -> Response:
         qs = selectors.games().order_by("pk")
-        event = request.query_params.get("event")
-        if event and event.isdigit():
-            qs = qs.filter(table__round__event_id=int(event))
-            rnd = request.query_params.get("round")
-            if rnd and rnd.isdigit():
-                qs = qs.filter(table__round__number=int(rnd))
+        event = strict_int(request.query_params.get("event"))
+        if event is not None:
+            qs = qs.filter(table__round__event_id=event)
+            rnd = strict_int(request.query_params.get("round"), hi=2**15)
+            if rnd is not None:
+                qs = qs.filter(table__round__number=rnd)
         out = [
             game_data(request.user, g, selectors.seating(g, request.user))
             for g in selectors.visible_games(request.user, qs[:200])

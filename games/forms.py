@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from league.i18n import ruleset_choices
@@ -31,6 +32,17 @@ class UploadForm(forms.Form):
     reason = forms.CharField(
         label=_("Reason (for a correction of a confirmed game)"), required=False, max_length=2000
     )
+
+    def clean_records(self) -> list[Any]:
+        files: list[Any] = self.cleaned_data["records"]
+        limit = int(settings.UPLOAD_MAX_FILES)
+        if len(files) > limit:
+            raise forms.ValidationError(
+                _("At most %(limit)s files at once (you chose %(n)s)."),
+                code="too_many_files",
+                params={"limit": limit, "n": len(files)},
+            )
+        return files
 
 
 ROLE_CHOICES = [

@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -18,6 +19,7 @@ from engine.rulesets import RulesetError, get_ruleset
 from engine.validate import validate
 from games.models import Game
 from games.violation_text import json_error_text
+from league.inputs import max_json_depth, nesting_depth, value_depth
 from league.models import Player, Seat
 
 
@@ -44,13 +46,35 @@ class Check:
         return self.completeness in ("finished", "result-only")
 
 
+def record_max_bytes() -> int:
+    return int(settings.RECORD_MAX_BYTES)
+
+
+def _require_size(size: int) -> None:
+    limit = record_max_bytes()
+    if size > limit:
+        raise NotARecordError(
+            _("the record is too large: %(size)s KiB, the limit is %(limit)s KiB")
+            % {"size": size // 1024, "limit": limit // 1024}
+        )
+
+
 def load_json(data: str | bytes) -> Any:
-    """Parse JSON text (keeping duplicate keys visible to the engine) or explain why not."""
+    """Parse JSON text (keeping duplicate keys visible to the engine) or explain why not.
+
+    Bounded: at most ``RECORD_MAX_BYTES`` and ``JSON_MAX_DEPTH`` levels, checked before
+    parsing; ``NaN`` and ``Infinity`` are refused (RFC 8259)."""
+    _require_size(len(data.encode()) if isinstance(data, str) else len(data))
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError:
             raise NotARecordError(_("not JSON: the file is not UTF-8 text")) from None
+    depth = max_json_depth()
+    if nesting_depth(data, depth) > depth:
+        raise NotARecordError(
+            _("not a game record: nested deeper than %(n)s levels") % {"n": depth}
+        )
     try:
         return loads(data)
     except json.JSONDecodeError as e:
@@ -144,14 +168,45 @@ def platform_violations(game: Game, record: dict[str, Any]) -> list[dict[str, st
     return found
 
 
+def capped(violations: list[dict[str, str]]) -> list[dict[str, str]]:
+    """At most ``RECORD_MAX_VIOLATIONS`` violations, the last saying how many more there
+    were (a record with a million problems is not worth storing a million times)."""
+    limit = int(settings.RECORD_MAX_VIOLATIONS)
+    if len(violations) <= limit:
+        return violations
+    more = len(violations) - limit + 1
+    return [
+        *violations[: limit - 1],
+        {
+            "code": "platform.too_many",
+            "where": "record",
+            # stored in English, shown translated (games.violation_text)
+            "message": gettext_noop("record: and %(n)s more problems not listed") % {"n": more},
+        },
+    ]
+
+
 def check_record(game: Game, data: Any) -> Check:
     """Judge ``data`` (a JSON value, or JSON text) for ``game``; raise NotARecordError if it
     is not a KGR/1 record at all."""
-    value = load_json(data) if isinstance(data, str | bytes) else data
+    if isinstance(data, str | bytes):
+        value = load_json(data)
+    else:
+        value = data
+        depth = max_json_depth()
+        if value_depth(value, depth) > depth:
+            raise NotARecordError(
+                _("not a game record: nested deeper than %(n)s levels") % {"n": depth}
+            )
+        try:
+            _require_size(len(json.dumps(value, allow_nan=False)))
+        except ValueError:
+            raise NotARecordError(_("not JSON: NaN and Infinity are not JSON numbers")) from None
     record = require_record_shape(value)
     verdict = validate(data if isinstance(data, str | bytes) else record)
     violations = [v.as_dict() for v in verdict.violations]
     violations += platform_violations(game, record)
+    violations = capped(violations)
     winner = verdict.winner
     return Check(
         record=json.loads(json.dumps(record)),

@@ -294,13 +294,23 @@ def _dec(value: Decimal) -> str:
     return format_points(value)
 
 
-def recompute_event(event_id: int, force: bool = False, season: bool = True) -> EventReport:
+def recompute_event(
+    event_id: int, force: bool = False, season: bool = True, only_if_stale: bool = False
+) -> EventReport:
     """Score the event's released games with its profile, rank them by its ladder and
     write the standings (and its season's totals) if anything changed (``force``: write
-    them anyway, as a rebuild does)."""
+    them anyway, as a rebuild does).
+
+    ``only_if_stale``: do nothing if the standings are not stale once their row is
+    locked. Every change that counts marks them stale in its own transaction
+    (:func:`mark_event_stale`, which waits for this lock), so a fresh row means a
+    recomputation that started after the change committed — the burst of a round's end
+    costs one recomputation per wave instead of one per game."""
     EventResults.objects.get_or_create(event_id=event_id, defaults={"seed": event_id})
     with transaction.atomic():
         state = EventResults.objects.select_for_update().get(pk=event_id)
+        if only_if_stale and not state.stale and not force:
+            return EventReport(event_id, False)
         event = Event.objects.select_related("season").get(pk=event_id)
         versions = list(
             released_versions()
@@ -1099,8 +1109,15 @@ class GameReport:
     ratings: RatingsReport
 
 
-def process_game(game_id: int) -> GameReport:
-    """What follows a change to one game: its event's standings, then the ratings."""
+def process_game(game_id: int, only_if_stale: bool = False) -> GameReport:
+    """What follows a change to one game: its event's standings, then the ratings.
+
+    The ratings take in every game of the event that changed, not only this one: at the
+    end of a round a hundred tasks arrive at once, and the first to get the ratings lock
+    takes in all the games released so far, so the others find nothing left to replay
+    (each replay runs from the last checkpoint: one per game would queue for minutes).
+    ``only_if_stale`` (the task): skip the standings if they are no longer stale — then a
+    recomputation that began after this change committed has already included it."""
     event_id = (
         Game.objects.filter(pk=game_id).values_list("table__round__event_id", flat=True).first()
     )
@@ -1108,8 +1125,17 @@ def process_game(game_id: int) -> GameReport:
         event_id = (
             ScoredGame.objects.filter(game_id=game_id).values_list("event_id", flat=True).first()
         )
-    event = recompute_event(event_id) if event_id is not None else None
-    return GameReport(game_id, event, update_ratings([game_id]))
+    if event_id is None:
+        return GameReport(game_id, None, update_ratings([game_id]))
+    event = recompute_event(event_id, only_if_stale=only_if_stale)
+    ids = {game_id}
+    ids.update(
+        Game.objects.filter(
+            table__round__event_id=event_id, status=Game.Status.RELEASED
+        ).values_list("pk", flat=True)
+    )
+    ids.update(ScoredGame.objects.filter(event_id=event_id).values_list("game_id", flat=True))
+    return GameReport(game_id, event, update_ratings(ids))
 
 
 def heal_stale_events(older_than: float = 60.0, limit: int = 20) -> list[int]:

@@ -20,7 +20,7 @@ def process_game_results(game_id: int) -> dict[str, Any]:
     the ratings (:func:`games.results.process_game`)."""
     from games.results import heal_stale_events, process_game
 
-    report = process_game(game_id)
+    report = process_game(game_id, only_if_stale=True)
     healed = heal_stale_events()  # events whose own task was lost while no worker ran
     return {
         "game": game_id,

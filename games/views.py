@@ -22,8 +22,12 @@ from games import permissions, review, selectors, services, sheet
 from games.forms import ClubGameForm, PaperForm, UploadForm
 from games.models import Game, GameVersion
 from games.records import NotARecordError, load_json, require_record_shape
+from league.inputs import strict_int
 from league.models import Club, Event, Round, Table
 from league.permissions import can_manage_event, can_view_event, visible_round_statuses
+
+#: No event has more rounds (or tables per round) than this.
+ROUND_MAX = 10_000
 
 #: The sheet's words, handed to static/js/sheet.js as JSON.
 SHEET_STRINGS = {
@@ -129,8 +133,7 @@ def _back(request: HttpRequest, default: str) -> HttpResponse:
 
 
 def _revision(request: HttpRequest) -> int | None:
-    value = request.POST.get("revision", "")
-    return int(value) if value.isdigit() else None
+    return strict_int(request.POST.get("revision", ""))
 
 
 def _where(game: Game) -> str:
@@ -219,9 +222,9 @@ def game_export(request: HttpRequest, pk: int) -> HttpResponse:
     if not permissions.can_see_secrets(request.user, game):
         raise Http404
     versions = selectors.versions_for(request.user, game)
-    wanted = request.GET.get("version", "")
-    if wanted.isdigit():
-        version = next((v for v in versions if v.number == int(wanted)), None)
+    wanted = strict_int(request.GET.get("version", ""))
+    if wanted is not None:
+        version = next((v for v in versions if v.number == wanted), None)
     else:
         version = next((v for v in versions if v.status == GameVersion.Status.CONFIRMED), None)
     if version is None:
@@ -344,9 +347,6 @@ def _upload_one(
     )
 
 
-MAX_UPLOAD_FILES = 100
-
-
 @login_required
 def event_games(request: HttpRequest, pk: int) -> HttpResponse:
     """An event's games by round, with statuses; organisers create, upload, release."""
@@ -371,10 +371,12 @@ def event_games(request: HttpRequest, pk: int) -> HttpResponse:
         if verb == "upload":
             form = UploadForm(request.POST, request.FILES)
             if form.is_valid():
-                files = form.cleaned_data["records"][:MAX_UPLOAD_FILES]
+                files = form.cleaned_data["records"]
                 reports = [_upload_to_event(request, event, f.name, f.read()) for f in files]
-        elif verb in ("create", "release") and request.POST.get("round", "").isdigit():
-            round_ = get_object_or_404(event.rounds, number=int(request.POST["round"]))
+        elif verb in ("create", "release") and (
+            number := strict_int(request.POST.get("round"), hi=ROUND_MAX)
+        ):
+            round_ = get_object_or_404(event.rounds, number=number)
             try:
                 if verb == "create":
                     _create_games(request, round_)
@@ -459,7 +461,10 @@ def _upload_to_event(request: HttpRequest, event: Event, name: str, data: bytes)
     meta = value.get("meta") if isinstance(value, dict) else None
     rnd = meta.get("round") if isinstance(meta, dict) else None
     tbl = meta.get("table") if isinstance(meta, dict) else None
-    if not (isinstance(rnd, str) and rnd.isdigit() and isinstance(tbl, str) and tbl.isdigit()):
+    # meta values are strings in KGR/1
+    rnd = strict_int(rnd, hi=ROUND_MAX) if isinstance(rnd, str) else None
+    tbl = strict_int(tbl, hi=ROUND_MAX) if isinstance(tbl, str) else None
+    if rnd is None or tbl is None:
         return _file_report(
             name,
             ok=False,
@@ -470,7 +475,7 @@ def _upload_to_event(request: HttpRequest, event: Event, name: str, data: bytes)
             violations=[],
         )
     table = (
-        Table.objects.filter(round__event=event, round__number=int(rnd), number=int(tbl))
+        Table.objects.filter(round__event=event, round__number=rnd, number=tbl)
         .select_related("round__event__club", "referee")
         .first()
     )
@@ -521,7 +526,7 @@ def confirm_view(request: HttpRequest, pk: int) -> HttpResponse:
         version = services.confirm_version(
             request.user,
             game,
-            int(number) if number.isdigit() else 0,
+            strict_int(number) or 0,
             expected_revision=_revision(request),
         )
     except services.GameError as e:

@@ -588,6 +588,11 @@ VIOLATIONS: tuple[Rule, ...] = (
         gettext_lazy("seats %(seats)s do not match the table's seating"),
     ),
     _rule(
+        "platform.too_many",
+        r"and (?P<n>\d+) more problems not listed",
+        gettext_lazy("and %(n)s more problems not listed"),
+    ),
+    _rule(
         "platform.unknown_player",
         r"unknown players (?P<players>.+)",
         gettext_lazy("unknown players %(players)s"),
@@ -856,6 +861,7 @@ CODES: Mapping[str, Promise] = {
     "platform.ruleset": gettext_lazy("the record's ruleset is not this game's"),
     "platform.seating": gettext_lazy("the record's seats do not match the table's seating"),
     "platform.unknown_player": gettext_lazy("the record names unknown players"),
+    "platform.too_many": gettext_lazy("more problems than are listed"),
 }
 
 _PREFIXES: Mapping[str, Promise] = {
@@ -868,6 +874,7 @@ _PREFIXES: Mapping[str, Promise] = {
     "log": pgettext_lazy("record part", "log"),
     "meta": pgettext_lazy("record part", "meta"),
     "format": pgettext_lazy("record part", "format"),
+    "record": pgettext_lazy("record part", "record"),
 }
 
 

@@ -130,6 +130,7 @@ class DrawJobViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[DrawJob]):
 
     queryset = DrawJob.objects.select_related("event__club")
     serializer_class = s.DrawJobSerializer
+    lookup_value_regex = r"[0-9]{1,18}"
 
     def retrieve(self, request: Request, pk: str) -> Response:
         job = get_object_or_404(self.get_queryset(), pk=pk)
@@ -158,6 +159,7 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
 
     serializer_class = s.EventSerializer
     permission_classes = [IsAuthenticatedOrReadOnly]
+    lookup_value_regex = r"[0-9]{1,18}"
 
     def get_queryset(self) -> QuerySet[Event]:
         return selectors.visible_events(self.request.user).prefetch_related(
@@ -265,7 +267,9 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
     @extend_schema(
         request=s.CheckInInputSerializer, responses={200: s.RegistrationSerializer, **EVENT_ERRORS}
     )
-    @action(detail=True, methods=["post"], url_path=r"registrations/(?P<reg_pk>\d+)/check-in")
+    @action(
+        detail=True, methods=["post"], url_path=r"registrations/(?P<reg_pk>[0-9]{1,18})/check-in"
+    )
     def check_in(self, request: Request, pk: str, reg_pk: str) -> Response:
         event = self._event()
         undo = _valid(s.CheckInInputSerializer, request)["undo"]
@@ -273,7 +277,9 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
         return Response(s.RegistrationSerializer(reg).data)
 
     @extend_schema(request=None, responses={200: s.RegistrationSerializer, **EVENT_ERRORS})
-    @action(detail=True, methods=["post"], url_path=r"registrations/(?P<reg_pk>\d+)/withdraw")
+    @action(
+        detail=True, methods=["post"], url_path=r"registrations/(?P<reg_pk>[0-9]{1,18})/withdraw"
+    )
     def withdraw(self, request: Request, pk: str, reg_pk: str) -> Response:
         event = self._event()
         reg = services.withdraw(request.user, self._registration(event, reg_pk))
@@ -282,7 +288,9 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
     @extend_schema(
         request=s.AbsencesInputSerializer, responses={200: s.RegistrationSerializer, **EVENT_ERRORS}
     )
-    @action(detail=True, methods=["post"], url_path=r"registrations/(?P<reg_pk>\d+)/absences")
+    @action(
+        detail=True, methods=["post"], url_path=r"registrations/(?P<reg_pk>[0-9]{1,18})/absences"
+    )
     def absences(self, request: Request, pk: str, reg_pk: str) -> Response:
         event = self._event()
         rounds = _valid(s.AbsencesInputSerializer, request)["rounds"]
@@ -345,7 +353,7 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
         request=s.RoundInputSerializer,
         responses={200: s.RoundSerializer, **EVENT_ERRORS},
     )
-    @action(detail=True, methods=["get", "patch"], url_path=r"rounds/(?P<number>\d+)")
+    @action(detail=True, methods=["get", "patch"], url_path=r"rounds/(?P<number>[0-9]{1,5})")
     def round_detail(self, request: Request, pk: str, number: str) -> Response:
         event = self._event()
         if request.method == "PATCH":
@@ -379,22 +387,22 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
         return self._round_body(request, pk, number)
 
     @extend_schema(request=None, responses={200: s.RoundSerializer, **EVENT_ERRORS})
-    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>\d+)/confirm")
+    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>[0-9]{1,5})/confirm")
     def confirm(self, request: Request, pk: str, number: str) -> Response:
         return self._round_verb(request, pk, number, services.confirm_round)
 
     @extend_schema(request=None, responses={200: s.RoundSerializer, **EVENT_ERRORS})
-    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>\d+)/reopen")
+    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>[0-9]{1,5})/reopen")
     def reopen(self, request: Request, pk: str, number: str) -> Response:
         return self._round_verb(request, pk, number, services.reopen_round)
 
     @extend_schema(request=None, responses={200: s.RoundSerializer, **EVENT_ERRORS})
-    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>\d+)/release")
+    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>[0-9]{1,5})/release")
     def release(self, request: Request, pk: str, number: str) -> Response:
         return self._round_verb(request, pk, number, services.release_round)
 
     @extend_schema(request=None, responses={200: s.RoundSerializer, **EVENT_ERRORS})
-    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>\d+)/unpin")
+    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>[0-9]{1,5})/unpin")
     def unpin(self, request: Request, pk: str, number: str) -> Response:
         """Let "assign referees" and redraws change this round's hand-placed entries."""
         return self._round_verb(request, pk, number, services.unpin_round)
@@ -402,7 +410,7 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
     @extend_schema(
         request=s.SwapInputSerializer, responses={200: s.RoundSerializer, **EVENT_ERRORS}
     )
-    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>\d+)/swap")
+    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>[0-9]{1,5})/swap")
     def swap(self, request: Request, pk: str, number: str) -> Response:
         event = self._event(perms.can_manage_event)
         data = _valid(s.SwapInputSerializer, request)
@@ -418,7 +426,7 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
     @extend_schema(
         request=s.RefereeMoveInputSerializer, responses={200: s.RoundSerializer, **EVENT_ERRORS}
     )
-    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>\d+)/referee")
+    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>[0-9]{1,5})/referee")
     def move_referee(self, request: Request, pk: str, number: str) -> Response:
         event = self._event(perms.can_manage_event)
         data = _valid(s.RefereeMoveInputSerializer, request)
@@ -475,7 +483,7 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
     @action(
         detail=True,
         methods=["delete"],
-        url_path=r"(?P<kind>conflicts|referee-conflicts)/(?P<conflict_pk>\d+)",
+        url_path=r"(?P<kind>conflicts|referee-conflicts)/(?P<conflict_pk>[0-9]{1,18})",
     )
     def remove_conflict(self, request: Request, pk: str, kind: str, conflict_pk: str) -> Response:
         event = self._event(perms.can_manage_event)

@@ -181,7 +181,7 @@ class CsvImportForm(forms.Form):
 class DrawForm(forms.Form):
     from_round = forms.IntegerField(label=_("From round"), min_value=1)
     to_round = forms.IntegerField(label=_("To round"), min_value=1, required=False)
-    seed = forms.IntegerField(label=_("Seed"), required=False, min_value=0)
+    seed = forms.IntegerField(label=_("Seed"), required=False, min_value=0, max_value=2**31 - 1)
     checked_in_only = forms.BooleanField(
         label=_("Only checked-in players"), required=False, initial=True
     )

@@ -285,7 +285,9 @@ class ImportInputSerializer(serializers.Serializer[Any]):
 class DrawInputSerializer(serializers.Serializer[Any]):
     from_round = serializers.IntegerField(min_value=1)
     to_round = serializers.IntegerField(min_value=1, required=False, allow_null=True)
-    seed = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+    seed = serializers.IntegerField(
+        min_value=0, max_value=2**31 - 1, required=False, allow_null=True
+    )
     checked_in_only = serializers.BooleanField(default=True)
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import Model
@@ -508,6 +509,19 @@ def import_players_csv(
     lists each problem with its row and column.
     """
     _require(perms.can_staff_event(actor, event))
+    size = len(data) if isinstance(data, bytes) else len(data.encode())
+    if size > settings.CSV_MAX_BYTES:
+        raise CsvImportError(
+            _("The file is too large; nothing was imported."),
+            [
+                RowProblem(
+                    0,
+                    "file",
+                    _("%(size)s KiB, the limit is %(limit)s KiB")
+                    % {"size": size // 1024, "limit": settings.CSV_MAX_BYTES // 1024},
+                )
+            ],
+        )
     event = _lock_event(event)
     if event.status not in ("draft", "registration", "running"):
         raise LeagueError(_("Players cannot be added to a finished event."), code="closed")
@@ -540,6 +554,18 @@ def import_players_csv(
     claims: list[tuple[int, str, Club | None]] = []  # (line, handle, club)
     seen: dict[str, int] = {}
     for line, raw in enumerate(reader, start=2):
+        if line - 1 > settings.CSV_MAX_ROWS:
+            raise CsvImportError(
+                _("The file has too many rows; nothing was imported."),
+                [
+                    RowProblem(
+                        line,
+                        "file",
+                        _("more than %(limit)s players in one file")
+                        % {"limit": settings.CSV_MAX_ROWS},
+                    )
+                ],
+            )
         if raw is None or not any((v or "").strip() for v in raw.values() if isinstance(v, str)):
             continue
         if None in raw:

@@ -41,6 +41,7 @@ from league.forms import (
     RoundStartForm,
     SwapForm,
 )
+from league.inputs import strict_int
 from league.models import Club, Event, Player, Referee, Registration, Round, Table
 
 View = Callable[..., HttpResponseBase]
@@ -614,9 +615,9 @@ def referee_rounds(request: HttpRequest, pk: int) -> HttpResponse:
 def sheet_tables(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event_for(request, pk, perms.can_staff_event)
     rounds = selectors.visible_rounds(request.user, event)
-    wanted = request.GET.get("round")
-    if wanted and wanted.isdigit():
-        rounds = [r for r in rounds if r.number == int(wanted)]
+    wanted = strict_int(request.GET.get("round"))
+    if wanted is not None:
+        rounds = [r for r in rounds if r.number == wanted]
     return render(request, "league/sheet_tables.html", {"event": event, "rounds": rounds})
 
 
