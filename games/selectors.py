@@ -165,3 +165,19 @@ def recorded_tables(tables: QuerySet[Table]) -> set[int]:
     has_version = Exists(GameVersion.objects.filter(game__table=OuterRef("pk")))
     has_step = Exists(GameSheet.objects.filter(game__table=OuterRef("pk"), revision__gt=0))
     return set(tables.filter(has_version | has_step).values_list("pk", flat=True))
+
+
+def awaiting_confirmation(event: Event) -> list[GameVersion]:
+    """The newest submitted version of each of the event's games that has one, oldest
+    submission first (a newer submission of a game replaces its older ones)."""
+    rows = (
+        GameVersion.objects.filter(
+            status=GameVersion.Status.SUBMITTED, game__table__round__event=event
+        )
+        .select_related("game__table__round", "game__table__referee__user", "submitted_by")
+        .order_by("game_id", "-number")
+    )
+    newest: dict[int, GameVersion] = {}
+    for v in rows:
+        newest.setdefault(v.game_id, v)
+    return sorted(newest.values(), key=lambda v: (v.submitted_at, v.pk))

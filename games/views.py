@@ -398,7 +398,7 @@ def event_games(request: HttpRequest, pk: int) -> HttpResponse:
             .select_related("voided_by")
             .order_by("voided_round", "voided_table", "voided_at")
         )
-        context["awaiting_count"] = len(_awaiting_versions(event))
+        context["awaiting_count"] = len(selectors.awaiting_confirmation(event))
     return render(request, "games/event_games.html", context)
 
 
@@ -604,24 +604,8 @@ def awaiting(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "games/awaiting.html",
-        {"event": event, "pending": _awaiting_versions(event)},
+        {"event": event, "pending": selectors.awaiting_confirmation(event)},
     )
-
-
-def _awaiting_versions(event: Event) -> list[GameVersion]:
-    """The newest submitted version of each of the event's games that has one, oldest
-    submission first (a newer submission of a game replaces its older ones)."""
-    rows = (
-        GameVersion.objects.filter(
-            status=GameVersion.Status.SUBMITTED, game__table__round__event=event
-        )
-        .select_related("game__table__round", "game__table__referee__user", "submitted_by")
-        .order_by("game_id", "-number")
-    )
-    newest: dict[int, GameVersion] = {}
-    for v in rows:
-        newest.setdefault(v.game_id, v)
-    return sorted(newest.values(), key=lambda v: (v.submitted_at, v.pk))
 
 
 @login_required
