@@ -199,9 +199,10 @@ def check_record(game: Game, data: Any) -> Check:
                 _("not a game record: nested deeper than %(n)s levels") % {"n": depth}
             )
         try:
-            _require_size(len(json.dumps(value, allow_nan=False)))
+            size = len(json.dumps(value, allow_nan=False).encode())
         except ValueError:
             raise NotARecordError(_("not JSON: NaN and Infinity are not JSON numbers")) from None
+        _require_size(size)
     record = require_record_shape(value)
     verdict = validate(data if isinstance(data, str | bytes) else record)
     violations = [v.as_dict() for v in verdict.violations]
