@@ -70,14 +70,21 @@ _MOVES: dict[str, set[str]] = {
 
 
 def lock_game(game_id: int) -> Game:
-    """The game row, locked until the end of the transaction, with what checks need."""
-    return (
+    """The game row, locked until the end of the transaction, with what checks need.
+
+    Its table's row is locked too: an organiser's swap or referee change locks the same
+    row before checking for recorded play (``league.lifecycle``), so neither can slip
+    between the other's check and write."""
+    game = (
         Game.objects.select_for_update(of=("self",))
         .select_related(
             "table__round__event__club", "table__referee__user", "club", "referee__user"
         )
         .get(pk=game_id)
     )
+    if game.table_id is not None:
+        list(Table.objects.select_for_update().filter(pk=game.table_id).values_list("pk"))
+    return game
 
 
 def check_revision(game: Game, expected: int | None) -> None:

@@ -83,7 +83,11 @@ def describe(kept: Iterable[KeptTable]) -> str:
 
 
 def refuse_if_played(tables: QuerySet[Table], doing: str) -> None:
-    """Refuse ``doing`` (a translated verb phrase) at tables with recorded play."""
+    """Refuse ``doing`` (a translated verb phrase) at tables with recorded play.
+
+    Locks the tables' rows first: a referee's sheet step or submission locks its table's
+    row too (``games.services.lock_game``), so a step and a swap never cross."""
+    list(tables.select_for_update().values_list("pk", flat=True))
     played = [k for k in kept_tables(tables) if k.why == PLAYED]
     if played:
         names = ", ".join(
