@@ -75,6 +75,8 @@ PAGES: list[Page] = [
     ("draw-csv", "get", EV, NONE, STAFF),
     ("referees-assign", "post", EV, NONE, MANAGE),
     ("round-swap", "post", lambda c: [c.event.pk, 3], handles_round3, MANAGE),
+    ("round-unpin", "post", lambda c: [c.event.pk, 3], NONE, MANAGE),
+    ("club-audit", "get", lambda c: [c.event.club.slug], NONE, MANAGE),
     ("round-action", "post", lambda c: [c.event.pk, 3, "confirm"], NONE, MANAGE),
     ("round-action", "post", lambda c: [c.event.pk, 2, "release"], NONE, MANAGE),
     (
@@ -270,6 +272,7 @@ ENDPOINTS: list[Api] = [
     ("reopen", "post", lambda c: E(c) + "/rounds/2/reopen/", NONE, MANAGE),
     ("release", "post", lambda c: E(c) + "/rounds/2/release/", NONE, MANAGE),
     ("swap", "post", lambda c: E(c) + "/rounds/3/swap/", handles_round3, MANAGE),
+    ("unpin", "post", lambda c: E(c) + "/rounds/3/unpin/", NONE, MANAGE),
     (
         "referee",
         "post",
@@ -298,6 +301,13 @@ ENDPOINTS: list[Api] = [
         lambda c: "/api/v1/players/",
         lambda c: {"display_name": "Nueva", "handle": "nueva"},
         MANAGE | {"other_organiser"},
+    ),
+    (
+        "create-club-member",  # a club's members are added by its own organisers only
+        "post",
+        lambda c: "/api/v1/players/",
+        lambda c: {"display_name": "Nueva", "handle": "nueva", "club": c.event.club.slug},
+        MANAGE,
     ),
     ("players", "get", lambda c: "/api/v1/players/", NONE, EVERYONE),
     ("clubs", "get", lambda c: f"/api/v1/clubs/{c.event.club.slug}/events/", NONE, EVERYONE),
