@@ -11,6 +11,10 @@ PYTEST_ARGS ?=
 # `make run` without a broker runs tasks in threads of the web process (a draw's request
 # returns at once and its page shows the progress); with CELERY_BROKER_URL, in the worker.
 RUN_TASKS_IN ?= $(if $(CELERY_BROKER_URL),,thread)
+# DEBUG is off unless set (config/settings.py); the targets here are for development.
+# An exported DEBUG=0 wins (then SECRET_KEY is required).
+DEBUG ?= 1
+export DEBUG
 
 .PHONY: bootstrap migrate run test lint format bench clean
 

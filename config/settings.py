@@ -1,11 +1,13 @@
 """Tianhei settings, read from the environment.
 
-Defaults give the embedded set-up (SQLite file, Celery tasks run in-process, DEBUG on);
-production sets DATABASE_URL, CELERY_BROKER_URL, SECRET_KEY and DEBUG=0. `make run` adds
-TASKS_RUN_IN=thread: tasks in threads of the web process, off the request thread.
+Defaults give the embedded set-up (SQLite file, Celery tasks run in-process) with DEBUG
+off: production sets DATABASE_URL, CELERY_BROKER_URL and SECRET_KEY; `make run` and
+`make test` set DEBUG=1 for development, and `make run` adds TASKS_RUN_IN=thread: tasks in
+threads of the web process, off the request thread. Security settings: docs/security.md.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -15,13 +17,17 @@ from config.env import database_from_url, env_bool, env_int, env_list
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-DEBUG = env_bool("DEBUG", True)
+#: Off unless set: a forgotten variable must not expose tracebacks and settings.
+DEBUG = env_bool("DEBUG", False)
 
 _DEV_SECRET = "dev-only-insecure-key-never-used-when-DEBUG-is-off"
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set when DEBUG is off"
+            " (for development set DEBUG=1, as `make run` and `make test` do)."
+        )
     SECRET_KEY = _DEV_SECRET
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
@@ -38,12 +44,18 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and ReDoc served from 'self', not a CDN
+    "axes",  # login throttling and lockout
+    "django_otp",
+    "django_otp.plugins.otp_totp",  # two-factor log-in with a TOTP app
+    "config.accounts",  # log-in with a second factor, API tokens, docs/security.md
     "league",
     "games",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.csp.ContentSecurityPolicyMiddleware",  # on every response, errors included
     "config.limits.RequestSizeLimitMiddleware",  # 413 before reading an oversized body
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -51,10 +63,14 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",  # request.user.is_verified()
+    "config.accounts.middleware.SessionIdleMiddleware",  # idle sessions end
+    "config.accounts.middleware.RequireTwoFactorMiddleware",  # staff when OTP_REQUIRED_FOR_STAFF
     "config.middleware.ProfileLanguageMiddleware",  # profile > cookie > browser
     "django.contrib.messages.middleware.MessageMiddleware",
     "league.middleware.RequestTimezoneMiddleware",  # a club's time zone ends with its request
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # answers a locked-out log-in with 429
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -176,6 +192,51 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+AUTHENTICATION_BACKENDS = [
+    "config.accounts.backends.LockoutBackend",  # refuses a locked-out log-in first
+    "django.contrib.auth.backends.ModelBackend",
+]
+
+# --- Log-in throttling and lockout (django-axes; docs/security.md) -----------------------
+#: Wrong passwords for one username from one address before both are locked out.
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+#: How long the lockout lasts, in seconds.
+AXES_COOLOFF_TIME = timedelta(seconds=env_int("LOGIN_LOCKOUT_SECONDS", 15 * 60))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
+AXES_ENABLE_ACCESS_FAILURE_LOG = True  # every failure stays in the admin, with its address
+AXES_SENSITIVE_PARAMETERS = ["password", "otp_token"]
+AXES_CLIENT_IP_CALLABLE = "config.accounts.backends.client_ip"
+#: Reverse proxies in front of the site that append to X-Forwarded-For (0: none, the
+#: client is REMOTE_ADDR). The lockout counts by the address the nearest proxy saw.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0") or "0")
+
+# --- Sessions: an idle session ends (config/accounts/middleware.py) ----------------------
+#: Seconds without a request before a signed-in session ends.
+SESSION_COOKIE_AGE = env_int("SESSION_IDLE_SECONDS", 8 * 60 * 60)
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+
+# --- Two-factor log-in (django-otp, TOTP; docs/security.md) -------------------------------
+#: Staff and superusers must enrol and give a code before using the site.
+OTP_REQUIRED_FOR_STAFF = env_bool("OTP_REQUIRED_FOR_STAFF", False)
+OTP_TOTP_ISSUER = "Tianhei"
+
+# --- Content-Security-Policy (config/csp.py) ---------------------------------------------
+CONTENT_SECURITY_POLICY = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'", "data:"],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'"],
+    "object-src": ["'none'"],
+    "frame-ancestors": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+}
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("zh-hans", _("Simplified Chinese")), ("es", _("Spanish"))]
@@ -217,6 +278,10 @@ JSON_MAX_DEPTH = env_int("JSON_MAX_DEPTH", 32)
 CSV_MAX_BYTES = env_int("CSV_MAX_BYTES", 1024 * 1024)
 CSV_MAX_ROWS = env_int("CSV_MAX_ROWS", 2000)
 
+#: Age in seconds after which an API token is refused (a new one is issued at
+#: /api/v1/auth/token/); revoke one with `manage.py revoke_token USER`.
+API_TOKEN_MAX_AGE = env_int("API_TOKEN_MAX_AGE", 30 * 24 * 60 * 60)
+
 REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": [
         "config.limits.StrictJSONParser",
@@ -225,7 +290,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "config.accounts.tokens.ExpiringTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -238,6 +303,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Leagues, events, draws, game records and standings for the Killer game.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Served from our own static files: the CSP allows no other origin.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     # Several models have a `status`; name each choice set after its model.
     "ENUM_NAME_OVERRIDES": {
         "EventStatusEnum": "league.models.Event.Status",
@@ -257,6 +326,8 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = True
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SAMESITE = "Lax"
     SECURE_CONTENT_TYPE_NOSNIFF = True
     if env_bool("BEHIND_TLS_PROXY", True):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
