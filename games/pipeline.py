@@ -32,13 +32,10 @@ def results_changed(game: Game) -> None:
     Read what changed with ``games.selectors.confirmed_version(game)`` and
     ``game.status`` / ``game.event`` / ``game.round``. If the broker is down the event
     stays stale and ``games.heal_results`` (beat) or the next task run picks it up: a
-    failed enqueue never fails the caller.
+    failed enqueue never fails the caller (``league.outages.enqueue`` catches whatever a
+    broker or result-backend outage raises and logs it).
     """
-    from kombu.exceptions import OperationalError as BrokerError
-
     from games.tasks import process_game_results
+    from league.outages import enqueue
 
-    try:
-        process_game_results.delay(game.pk)
-    except (BrokerError, OSError):  # the broker is down: heal_results catches up later
-        logger.exception("could not enqueue results of game %s", game.pk)
+    enqueue(process_game_results, game.pk)

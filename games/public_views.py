@@ -14,7 +14,6 @@ from decimal import Decimal
 from typing import Any
 from urllib.parse import quote
 
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -33,6 +32,7 @@ from games.models import Game
 from league import rankings
 from league.csv_cells import SafeWriter
 from league.models import Event, Player
+from league.outages import cache
 from league.permissions import can_view_event
 from league.results_models import EventStanding
 

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -29,6 +28,7 @@ from django.views.decorators.http import require_GET
 
 from league import rankings
 from league.models import Club, League, Player, Season
+from league.outages import cache
 
 PAGE_SIZE = 50
 #: Leaderboard pages kept in the cache, per filter (later ones are rarely asked for).
