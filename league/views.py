@@ -462,6 +462,9 @@ def round_swap(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         raise LeagueError(_("Give two handles."))
     handles = [form.cleaned_data[k].strip().lstrip("@").lower() for k in ("a", "b")]
     players = {p.handle: p for p in Player.objects.filter(handle__in=handles)}
+    unknown = [h for h in handles if h not in players]
+    if unknown:
+        raise LeagueError(_("No player has the handle @%(handle)s.") % {"handle": unknown[0]})
     if len(players) != 2:
         raise LeagueError(_("Give the handles of two different players."))
     tables = services.swap_players(request.user, rnd, players[handles[0]], players[handles[1]])

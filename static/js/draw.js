@@ -20,3 +20,14 @@
   }
   setTimeout(poll, 700);
 })();
+
+// An action that returns to a round or table (#round-2, #round-2-table-3) shows its
+// message there, where the page lands, not at the top of a long page on a phone.
+(function () {
+  var list = document.querySelector("ul.messages");
+  var id = window.location.hash.slice(1);
+  var target = id && document.getElementById(id);
+  if (!list || !target) return;
+  target.insertBefore(list, target.firstChild);
+  target.scrollIntoView();
+})();

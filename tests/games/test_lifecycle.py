@@ -309,7 +309,7 @@ def test_failed_action_returns_to_the_page_it_came_from(
     )
     assert response.status_code == 302 and response["Location"] == page
     followed = client.get(page)
-    assert "two different players" in followed.content.decode()
+    assert "No player has the handle @nobody-here" in followed.content.decode()
     # a Referer from elsewhere is not followed
     response = client.post(swap, {"a": "x", "b": "y"}, HTTP_REFERER="https://evil.example/")
     assert response["Location"] == reverse("home")

@@ -200,7 +200,7 @@ def test_organiser_error_paths_questions_pins_review_and_void(
     form.locator("input[name=b]").fill("nobody-here")
     o.submit("#round-2 form.swap button[type=submit]")
     assert page.url == f"{url}{draw_path}#round-2"
-    assert "handles of two different players" in o.error()
+    assert "No player has the handle @nobody-here" in o.error()
     assert seated(r2) == round2
 
     page.fill("#id_from_round", "1")
@@ -387,11 +387,6 @@ def before_button(page: Any, selectors: list[str]) -> None:
         assert box is not None and box["y"] < top, selector
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a refused action returns to #round-N, below the fold, while its message is at "
-    "the top of the page: on a phone the organiser never sees why (reported with issue 14)",
-)
 def test_a_refused_swap_on_a_phone_shows_its_message_where_the_page_lands(
     live_server: Any, transactional_db: None, browser: Any
 ) -> None:
