@@ -1,10 +1,16 @@
 # Tianhei: `make run` serves the demo site, `make test` runs the whole suite.
-# Both bootstrap a fresh machine: create .venv, install the project, migrate.
+# Both bootstrap a fresh machine: create .venv, install the locked dependencies (every
+# file checked against its hash in requirements-dev.txt), then the project, migrate.
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
+# The lock files: hashes of every distribution (`make lock` regenerates both from
+# pyproject.toml); the Dockerfile installs requirements.txt, make and CI requirements-dev.txt.
+LOCK := requirements-dev.txt
+PIP_COMPILE := $(VENV)/bin/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras \
+	--no-emit-index-url --no-emit-find-links
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
@@ -16,14 +22,14 @@ RUN_TASKS_IN ?= $(if $(CELERY_BROKER_URL),,thread)
 DEBUG ?= 1
 export DEBUG
 
-.PHONY: bootstrap migrate run test lint format bench clean
+.PHONY: bootstrap migrate run test lint format bench lock audit clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+$(STAMP): $(LOCK) pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --require-hashes -r $(LOCK)
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
 bootstrap: $(STAMP)
@@ -55,6 +61,17 @@ bench: bootstrap
 	$(PY) bench/validate.py
 	$(PY) bench/ratings.py --quick
 	$(PY) bench/seating.py
+
+# After a change of pyproject.toml's dependencies: pin and hash them again.
+lock: bootstrap
+	$(PIP_COMPILE) -o requirements.txt pyproject.toml
+	$(PIP_COMPILE) --extra dev -o requirements-dev.txt pyproject.toml
+
+# Known vulnerabilities in the locked dependencies (needs the network; .ci/run skips it
+# with a notice when there is none).
+audit: bootstrap
+	$(VENV)/bin/pip-audit --progress-spinner off --disable-pip --require-hashes \
+		-r requirements.txt -r requirements-dev.txt
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .mypy_cache .ruff_cache .pytest_cache
