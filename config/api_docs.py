@@ -2,10 +2,19 @@
 
 Swagger UI is served from our static files (drf-spectacular-sidecar) and its start-up
 script is a second request rather than an inline ``<script>`` (drf-spectacular's split
-view); the page's template has no inline style either.
+view); the page's template has no inline style either. ReDoc, also local, styles itself
+by inserting ``<style>`` elements and searches in a ``blob:`` worker: its page alone
+allows those two (no script from anywhere but 'self'; the page shows no user content).
 """
 
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpResponse
 from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitView
+from rest_framework.request import Request
+
+from config.csp import HEADER, render_policy
 
 
 class SwaggerView(SpectacularSwaggerSplitView):
@@ -16,3 +25,13 @@ class RedocView(SpectacularRedocView):
     """ReDoc without the web fonts of drf-spectacular's template (another origin)."""
 
     template_name = "api_docs/redoc.html"
+
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:
+        response: HttpResponse = super().get(request, *args, **kwargs)
+        policy = {
+            **settings.CONTENT_SECURITY_POLICY,
+            "style-src": ["'self'", "'unsafe-inline'"],
+            "worker-src": ["'self'", "blob:"],
+        }
+        response[HEADER] = render_policy(policy)
+        return response
