@@ -27,7 +27,7 @@ class RedocView(SpectacularRedocView):
     template_name = "api_docs/redoc.html"
 
     def get(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:
-        response: HttpResponse = super().get(request, *args, **kwargs)
+        response: HttpResponse = super().get(request, *args, **kwargs)  # type: ignore[no-untyped-call]
         policy = {
             **settings.CONTENT_SECURITY_POLICY,
             "style-src": ["'self'", "'unsafe-inline'"],
