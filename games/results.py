@@ -308,6 +308,7 @@ def recompute_event(
     costs one recomputation per wave instead of one per game."""
     EventResults.objects.get_or_create(event_id=event_id, defaults={"seed": event_id})
     with transaction.atomic():
+        _share_event(event_id)
         state = EventResults.objects.select_for_update().get(pk=event_id)
         if only_if_stale and not state.stale and not force:
             return EventReport(event_id, False)
@@ -447,8 +448,25 @@ def recompute_season(season_id: int, players: Iterable[int] | None = None) -> No
     )
 
 
+def _share_event(event_id: int) -> None:
+    """Lock the event's row in key-share mode (PostgreSQL) until the end of the
+    transaction: the lock order is the event, then its standings row."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT 1 FROM {connection.ops.quote_name(Event._meta.db_table)}"
+                " WHERE id = %s FOR KEY SHARE",
+                [event_id],
+            )
+
+
 def mark_event_stale(event_id: int) -> None:
-    """Flag an event's standings as out of date (cleared by :func:`recompute_event`)."""
+    """Flag an event's standings as out of date (cleared by :func:`recompute_event`).
+
+    The event's row first (PostgreSQL: a key-share lock, which the commit's foreign-key
+    checks of the audit rows take anyway): taken after the standings row it closed a
+    deadlock cycle between two confirmations of one event (seen in ``bench/burst.py``)."""
+    _share_event(event_id)
     now = timezone.now()
     updated = EventResults.objects.filter(pk=event_id).update(stale=True, stale_since=now)
     if not updated:
@@ -488,8 +506,9 @@ def _after(key: Key | None, strict: bool = True) -> Q:
     if key is None:
         return Q()
     day, gid = key
-    last = Q(played_on=day, game_id__gt=gid) if strict else Q(played_on=day, game_id__gte=gid)
-    return Q(played_on__gt=day) | last
+    same_day = Q(game_id__gt=gid) if strict else Q(game_id__gte=gid)
+    # The range on played_on alone lets the (played_on, game_id) index bound the scan.
+    return Q(played_on__gte=day) & (Q(played_on__gt=day) | same_day)
 
 
 def _stored_games(after: Key | None) -> list[RatedGame]:
@@ -711,7 +730,25 @@ def _replay(
                     g.club_id,
                 )
             )
+    if count > base and previous is not None:
+        # The tail: a game added after every other (the usual case, and a round's end
+        # brings a hundred) then replays from here alone, not from the last multiple.
+        checkpoints.append(
+            RaterCheckpoint(
+                games=count,
+                played_on=previous.played_on,
+                game_id=previous.game_id,
+                state=_pack(rater.state()),
+            )
+        )
     RaterCheckpoint.objects.bulk_create(checkpoints)
+    tails = [
+        n
+        for n in RaterCheckpoint.objects.values_list("games", flat=True)
+        if n % CHECKPOINT_EVERY and n != count
+    ]
+    if tails:  # earlier tails: every replay keeps only its own
+        RaterCheckpoint.objects.filter(games__in=tails).delete()
     _insert(
         ScoredGame,
         ("game_id", "version_id", "event_id", "club_id", "played_on", "winner", "players"),

@@ -201,11 +201,18 @@ def test_the_swap_waits_out_a_long_reader(
     monkeypatch.setattr(results, "SWAP_LOCK_TIMEOUT_MS", 20)
     reader.autocommit = False
     reader.execute("SELECT count(*) FROM league_playerrating").fetchone()  # holds its lock
-    done = threading.Timer(0.5, reader.commit)
-    done.start()
+    timers: list[threading.Timer] = []
+    swap = results._lock_for_swap
+
+    def reader_done_soon(tables: list[str]) -> None:
+        timers.append(threading.Timer(0.3, reader.commit))
+        timers[0].start()
+        swap(tables)
+
+    monkeypatch.setattr(results, "_lock_for_swap", reader_done_soon)
     with caplog.at_level(logging.INFO, logger="games.results"):
         report = results.rebuild_ratings()
-    done.join()
+    timers[0].join()
     reader.autocommit = True
     assert report.points_written == 36
     assert any("busy" in r.getMessage() for r in caplog.records)
