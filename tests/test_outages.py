@@ -33,6 +33,7 @@ from django.urls import reverse
 from config.celery import app as celery_app
 from games.models import Game
 from league import outages
+from league.models import DrawJob
 from league.results_models import EventResults
 from tests.league.factories import ClubOrganiserFactory, EventFactory, registered_players
 from tests.results.factories import Played, played_event
@@ -341,6 +342,8 @@ def test_a_draw_request_with_the_broker_down_answers_at_once(
         took = time.monotonic() - started
     assert response.status_code in (200, 201, 202), response.content
     assert took < 5, took
+    # failed at once, so the organiser can start it again (not queued for 15 minutes)
+    assert DrawJob.objects.get(event=event).status == DrawJob.Status.FAILED
 
 
 # --- the database ---------------------------------------------------------------------------
