@@ -11,6 +11,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpResponse
+from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitView
 from rest_framework.request import Request
 
@@ -26,6 +27,7 @@ class RedocView(SpectacularRedocView):
 
     template_name = "api_docs/redoc.html"
 
+    @extend_schema(exclude=True)
     def get(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:
         response: HttpResponse = super().get(request, *args, **kwargs)  # type: ignore[no-untyped-call]
         policy = {

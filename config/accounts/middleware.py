@@ -80,3 +80,11 @@ class RequireTwoFactorMiddleware:
         if path.startswith(static):
             return True
         return any(path == reverse(name) for name in self.EXEMPT_NAMES)
+
+
+def stamp_login(sender: object, request: HttpRequest | None = None, **kwargs: object) -> None:
+    """A log-in saves the session anyway: mark it touched, so the next minute's requests
+    write nothing (``user_logged_in`` receiver)."""
+    session = getattr(request, "session", None)
+    if session is not None:
+        session[TOUCHED_KEY] = int(time.time())
