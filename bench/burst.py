@@ -36,6 +36,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -50,6 +51,11 @@ import web  # noqa: E402  (bench/web.py: dataset builder, server start-up, HTTP 
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/tianhei_burst"
 TABLES = 100
+#: The servers' output (a 500's traceback, a task's error), outside the checkout.
+LOGS = {
+    "web": os.path.join(tempfile.gettempdir(), "tianhei-burst-web.log"),
+    "worker": os.path.join(tempfile.gettempdir(), "tianhei-burst-worker.log"),
+}
 #: Each API call's latency by kind ("POST confirm"…): where a slow burst spends its time.
 STEPS: dict[str, list[float]] = {}
 
@@ -62,7 +68,7 @@ def start_worker(args: argparse.Namespace) -> subprocess.Popen[bytes]:
     from config.celery import app
 
     app.control.purge()  # tasks left over from an earlier run
-    log = open(os.path.join(ROOT, ".bench-worker.log"), "wb")  # noqa: SIM115 - kept open
+    log = open(LOGS["worker"], "wb")  # noqa: SIM115 - kept open
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -87,7 +93,7 @@ def start_worker(args: argparse.Namespace) -> subprocess.Popen[bytes]:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError("the worker exited; see .bench-worker.log")
+            raise RuntimeError(f"the worker exited; see {LOGS['worker']}")
         if app.control.ping(timeout=1.0):
             return proc
     stop(proc)
@@ -96,11 +102,11 @@ def start_worker(args: argparse.Namespace) -> subprocess.Popen[bytes]:
 
 def start_server(args: argparse.Namespace) -> subprocess.Popen[bytes]:
     """gunicorn as ``bench/web.py`` starts it, its log (tracebacks of any 500) kept in
-    ``.bench-web.log``."""
+    ``LOGS["web"]``."""
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, check=True
     )
-    log = open(os.path.join(ROOT, ".bench-web.log"), "wb")  # noqa: SIM115 - kept open
+    log = open(LOGS["web"], "wb")  # noqa: SIM115 - kept open
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -128,7 +134,7 @@ def start_server(args: argparse.Namespace) -> subprocess.Popen[bytes]:
         except OSError:
             time.sleep(0.3)
     stop(proc)
-    raise RuntimeError("gunicorn did not answer /healthz within 30 s; see .bench-web.log")
+    raise RuntimeError(f"gunicorn did not answer /healthz within 30 s; see {LOGS['web']}")
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:
@@ -383,6 +389,10 @@ def _pct(values: list[float], p: float) -> float:
 
 # --- rating pages during a rebuild ---------------------------------------------------------
 
+HISTORY_SQL = (
+    "SELECT played_on, game_id, rating, uncertainty FROM league_ratingpoint"
+    " WHERE player_id = %s ORDER BY played_on, game_id"
+)
 LEADERBOARD_SQL = (
     "SELECT r.player_id, p.handle, r.rating, r.games FROM league_playerrating r"
     " JOIN league_player p ON p.id = r.player_id WHERE r.games >= %s"
@@ -391,17 +401,25 @@ LEADERBOARD_SQL = (
 
 
 def readers(
-    port: int, db_url: str, handles: list[str], stop: threading.Event, clients: int
+    port: int,
+    db_url: str,
+    players: list[tuple[int, str]],
+    stop: threading.Event,
+    clients: int,
 ) -> dict[str, list[float]]:
     """``clients`` threads per kind of read, until ``stop``: player page and leaderboard
-    over HTTP, leaderboard rows by SQL (each thread its own connection)."""
+    over HTTP; a leaderboard page's rows and a player's rating points by SQL, without
+    the cache (each thread its own connection)."""
     import psycopg
 
     lat: dict[str, list[float]] = {
         "player page": [],
         "leaderboard page": [],
         "ratings rows (SQL)": [],
+        "rating points (SQL)": [],
     }
+    handles = [h for _, h in players]
+    ids = [pk for pk, _ in players]
     errors: list[str] = []
     lock = threading.Lock()
 
@@ -429,16 +447,20 @@ def readers(
 
     def sql_reader(n: int) -> None:
         rng = random.Random(n)
-        mine: list[float] = []
+        board: list[float] = []
+        history: list[float] = []
         with psycopg.connect(db_url, autocommit=True) as conn:
             while not stop.is_set():
                 t0 = time.perf_counter()
-                conn.execute(
-                    LEADERBOARD_SQL, [rng.randint(1, 60), 50 * rng.randint(0, 20)]
-                ).fetchall()
-                mine.append(time.perf_counter() - t0)
+                least, offset = rng.randint(1, 60), 50 * rng.randint(0, 20)
+                conn.execute(LEADERBOARD_SQL, [least, offset]).fetchall()
+                t1 = time.perf_counter()
+                conn.execute(HISTORY_SQL, [rng.choice(ids)]).fetchall()
+                board.append(t1 - t0)
+                history.append(time.perf_counter() - t1)
         with lock:
-            lat["ratings rows (SQL)"].extend(mine)
+            lat["ratings rows (SQL)"].extend(board)
+            lat["rating points (SQL)"].extend(history)
 
     threads = []
     for i in range(clients):
@@ -460,12 +482,12 @@ def measure_reads(
     """Latencies of the readers while ``during`` runs (None: for ``seconds``)."""
     from league.models import Player
 
-    handles = list(Player.objects.filter(rating__isnull=False).values_list("handle", flat=True))
+    players = list(Player.objects.filter(rating__isnull=False).values_list("pk", "handle"))
     stop_reading = threading.Event()
     found: dict[str, Any] = {}
 
     def run() -> None:
-        found.update(readers(port, db_url, handles, stop_reading, clients))
+        found.update(readers(port, db_url, players, stop_reading, clients))
 
     reader = threading.Thread(target=run)
     reader.start()
@@ -582,6 +604,10 @@ def main(argv: list[str] | None = None) -> int:
             figures["burst"] = result
             print("burst", json.dumps(result), flush=True)
         if not args.skip_rebuild:
+            from django.db import connection
+
+            with connection.cursor() as cursor:  # fresh statistics (a TRUNCATE drops them)
+                cursor.execute("ANALYZE league_ratingpoint, league_playerrating, league_scoredgame")
             connections.close_all()
             runs: list[tuple[str, Callable[[], Any] | None]] = [
                 ("baseline (no rebuild)", None),
