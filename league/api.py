@@ -38,6 +38,10 @@ from league.models import (
 from league.names import name_filter
 from league.selectors import measures_as_dict
 
+#: A club's or league's slug in a URL (DRF's default also matches NUL, which PostgreSQL
+#: refuses in a query: a 500).
+SLUG = r"[-a-zA-Z0-9_]{1,60}"
+
 
 class LeagueErrorsMixin:
     """Answer :class:`LeagueError` with 400 and a machine-readable code."""
@@ -66,6 +70,7 @@ class ClubViewSet(viewsets.ReadOnlyModelViewSet[Club]):
     serializer_class = s.ClubSerializer
     permission_classes = [AllowAny]
     lookup_field = "slug"
+    lookup_value_regex = SLUG
 
     @extend_schema(responses=s.EventSerializer(many=True))
     @action(detail=True, methods=["get"])
@@ -86,11 +91,11 @@ class PlayerViewSet(
     serializer_class = s.PlayerSerializer
     permission_classes = [IsAuthenticatedOrReadOnly]
     lookup_field = "handle"
-    lookup_value_regex = r"[^/]+"
+    lookup_value_regex = r"[-\w]{1,60}"  # a unicode slug (no NUL, which PostgreSQL refuses)
 
     def get_queryset(self) -> QuerySet[Player]:
         qs = Player.objects.order_by("display_name", "handle")
-        q = self.request.query_params.get("q", "").strip().lstrip("@")
+        q = self.request.query_params.get("q", "").replace("\x00", "").strip().lstrip("@")
         if q:
             qs = name_filter(qs, q, "display_name", "handle")  # any script (league.names)
         return qs
@@ -115,6 +120,7 @@ class LeagueViewSet(viewsets.ReadOnlyModelViewSet[League]):
     serializer_class = s.LeagueSerializer
     permission_classes = [AllowAny]
     lookup_field = "slug"
+    lookup_value_regex = SLUG
 
 
 def _player(handle: str) -> Player:
@@ -240,7 +246,8 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
         if request.method == "GET":
             if not perms.can_staff_event(request.user, event):
                 raise PermissionDenied
-            regs = selectors.registrations(event, request.query_params.get("q", ""))
+            q = request.query_params.get("q", "").replace("\x00", "")  # PostgreSQL refuses NUL
+            regs = selectors.registrations(event, q)
             page: Any = self.paginate_queryset(regs)
             return self.get_paginated_response(s.RegistrationSerializer(page, many=True).data)
         data = _valid(s.RegisterInputSerializer, request)

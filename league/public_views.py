@@ -45,7 +45,7 @@ def _int(value: str | None, default: int = 0) -> int:
 def leaderboard_filter(params: Any) -> rankings.LeaderboardFilter:
     """The leaderboard's filters from query parameters (unknown values are ignored)."""
     club = None
-    if params.get("club"):
+    if params.get("club") and "\x00" not in params["club"]:  # PostgreSQL refuses NUL
         club = Club.objects.filter(slug=params["club"]).annotate(**rankings.MEMBER_STAMP).first()
     season = None
     if params.get("season"):
@@ -56,7 +56,7 @@ def leaderboard_filter(params: Any) -> rankings.LeaderboardFilter:
         season=season,
         role=role,
         min_games=min(_int(params.get("min_games")), 100000),
-        query=(params.get("q") or "").strip()[:60],
+        query=(params.get("q") or "").replace("\x00", "").strip()[:60],
     )
 
 

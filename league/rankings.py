@@ -250,6 +250,8 @@ def league_ranking(league: League) -> list[dict[str, Any]]:
 
 
 def player_by_handle(handle: str) -> Player:
+    if "\x00" in handle:  # PostgreSQL refuses NUL in text: no such player
+        raise Player.DoesNotExist
     return Player.objects.select_related("rating").get(handle=handle)
 
 
