@@ -228,10 +228,7 @@ OTP_TOTP_ISSUER = "Tianhei"
 CONTENT_SECURITY_POLICY = {
     "default-src": ["'self'"],
     "script-src": ["'self'"],
-    # 'unsafe-inline' for styles only, until the public pages' <style> blocks
-    # (templates/league/public/_style.html, the leaderboard's highlight) move to static/css;
-    # scripts stay 'self' only.
-    "style-src": ["'self'", "'unsafe-inline'"],
+    "style-src": ["'self'"],
     "img-src": ["'self'", "data:"],
     "font-src": ["'self'"],
     "connect-src": ["'self'"],

@@ -4,8 +4,13 @@
 //   <button data-print>           prints the page
 //   <form data-no-submit>         never submits (a filter box that works as you type)
 //   <input data-filter-rows="#id"> hides the rows/items of #id whose data-search lacks the text
+//   <div data-mark-row="id">      marks the element with that id (the reader's own row) "me"
 (function () {
   "use strict";
+  document.querySelectorAll("[data-mark-row]").forEach(function (box) {
+    var row = document.getElementById(box.getAttribute("data-mark-row"));
+    if (row) row.classList.add("me");
+  });
   document.addEventListener("change", function (event) {
     var el = event.target;
     if (el instanceof HTMLSelectElement && el.hasAttribute("data-autosubmit") && el.form) {
