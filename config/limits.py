@@ -63,3 +63,24 @@ class StrictJSONParser(JSONParser):
             raise ParseError(_("JSON parse error - %(error)s") % {"error": exc}) from None
         except (ValueError, json.JSONDecodeError) as exc:
             raise ParseError(_("JSON parse error - %(error)s") % {"error": exc}) from None
+
+
+class RefuseNulMiddleware:
+    """400 for a NUL character anywhere in the path, the query or a form body: no text
+    column of PostgreSQL can hold one, and nothing legitimate sends it."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        raw = request.META.get("QUERY_STRING", "")
+        if "\x00" in request.path or "%00" in raw or "\x00" in raw:
+            return _too(request, _("The request holds a NUL character."), 400)
+        if request.method == "POST" and request.content_type in (
+            "application/x-www-form-urlencoded",
+            "multipart/form-data",
+        ):
+            for values in request.POST.lists():
+                if any("\x00" in v for v in values[1]):
+                    return _too(request, _("The request holds a NUL character."), 400)
+        return self.get_response(request)

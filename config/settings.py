@@ -57,6 +57,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.csp.ContentSecurityPolicyMiddleware",  # on every response, errors included
     "config.limits.RequestSizeLimitMiddleware",  # 413 before reading an oversized body
+    "config.limits.RefuseNulMiddleware",  # 400 for a NUL byte in the path, query or form
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -71,6 +72,7 @@ MIDDLEWARE = [
     "league.middleware.RequestTimezoneMiddleware",  # a club's time zone ends with its request
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",  # answers a locked-out log-in with 429
+    "config.db_retry.RetryDroppedConnectionMiddleware",  # a GET whose connection dropped: once more
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -177,6 +179,16 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 }
 CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1
 CELERY_REDIS_SOCKET_TIMEOUT = 2
+# The Redis result backend retries a lost server 20 times a second apart (~19 s) inside
+# delay(); one quick retry, as for publishing.
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
+    "retry_policy": {
+        "max_retries": 1,
+        "interval_start": 0,
+        "interval_step": 0.2,
+        "interval_max": 0.2,
+    }
+}
 # Standings left stale by a lost task (worker down, broker restarted) heal within a minute.
 CELERY_BEAT_SCHEDULE = {
     "heal-results": {"task": "games.heal_results", "schedule": 60.0},

@@ -675,8 +675,6 @@ def request_draw(
     ``to_round`` must not be drawn yet. Drawing over draft or confirmed rounds replaces
     them — that is "redraw from round k" after withdrawals.
     """
-    from league.tasks import run_draw_job
-
     _require(perms.can_manage_event(actor, event))
     event = _lock_event(event)
     to_round = to_round or event.rounds_count
@@ -732,8 +730,22 @@ def request_draw(
         seed=job.seed,
     )
     job_id = job.pk
-    transaction.on_commit(lambda: run_draw_job.delay(job_id))
+    transaction.on_commit(lambda: _start_draw(job_id))
     return job
+
+
+def _start_draw(job_id: int) -> None:
+    """After commit: queue the draw; with the broker down, fail the job at once (the
+    organiser can start it again) instead of leaving it queued for STALE_DRAW_AFTER."""
+    from league.outages import enqueue
+    from league.tasks import run_draw_job
+
+    if not enqueue(run_draw_job, job_id):
+        DrawJob.objects.filter(pk=job_id, status=DrawJob.Status.QUEUED).update(
+            status=DrawJob.Status.FAILED,
+            error=_("The task queue is unavailable; start the draw again in a minute."),
+            finished_at=timezone.now(),
+        )
 
 
 #: A queued or running draw older than this was lost (a worker died); it may be restarted.

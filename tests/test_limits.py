@@ -172,3 +172,16 @@ def test_odd_revisions_and_seeds_are_client_errors(world: World) -> None:
         format="json",
     )
     assert response.status_code == 400
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/v1/players/%00/", "/rankings/?q=a%00b", "/clubs/x%00y/", "/?x=%00"]
+)
+def test_a_nul_byte_is_a_clear_400(client: Client, path: str) -> None:
+    response = client.get(path)
+    assert response.status_code == 400 and b"NUL" in response.content
+
+
+def test_a_nul_byte_in_a_form_is_a_clear_400(client: Client) -> None:
+    response = client.post("/accounts/login/", {"username": "a\x00b", "password": "x"})
+    assert response.status_code == 400 and b"NUL" in response.content

@@ -318,11 +318,6 @@ def test_a_release_with_the_broker_down_succeeds_at_once_and_leaves_the_event_st
     assert EventResults.objects.get(pk=ev.event.pk).stale  # for games.heal_results
 
 
-@pytest.mark.xfail(
-    reason="league/services.py request_draw must enqueue through league.outages.enqueue"
-    " (diff in the report of issue 15's outage work)",
-    strict=False,
-)
 def test_a_draw_request_with_the_broker_down_answers_at_once(
     db: None, django_capture_on_commit_callbacks: Callable[..., Any]
 ) -> None:
@@ -446,11 +441,6 @@ def test_only_reads_are_retried(rf: Any) -> None:
     assert retry.process_exception(request, ValueError("not the database")) is None
 
 
-@pytest.mark.xfail(
-    RETRY_MIDDLEWARE not in settings.MIDDLEWARE,
-    reason="config/settings.py must list config.db_retry.RetryDroppedConnectionMiddleware",
-    strict=True,
-)
 def test_the_retry_is_installed() -> None:
     assert RETRY_MIDDLEWARE in settings.MIDDLEWARE
 

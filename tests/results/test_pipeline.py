@@ -139,13 +139,21 @@ def test_checkpoints_make_no_difference(monkeypatch: pytest.MonkeyPatch) -> None
     assert snapshot() == incremental
 
 
-def test_stale_when_the_broker_is_down_then_healed(monkeypatch: pytest.MonkeyPatch) -> None:
+def broker_down(m: pytest.MonkeyPatch) -> None:
+    """Publishing fails as it does with the broker stopped (league.outages.enqueue)."""
+
     def down(*args: Any, **kwargs: Any) -> None:
         raise BrokerError("connection refused")
 
-    monkeypatch.setattr(process_game_results, "delay", down)
+    m.setitem(process_game_results.app.conf, "task_always_eager", False)
+    m.setattr(process_game_results, "apply_async", down)
+
+
+def test_stale_when_the_broker_is_down_then_healed(monkeypatch: pytest.MonkeyPatch) -> None:
     ev = played_event()
-    game = ev.play(1, seed=5)  # confirming still succeeds
+    with monkeypatch.context() as m:
+        broker_down(m)
+        game = ev.play(1, seed=5)  # confirming still succeeds
     assert Game.objects.get(pk=game.pk).status == "released"
     state = EventResults.objects.get(event=ev.event)
     assert state.stale and state.stale_since is not None
@@ -175,12 +183,9 @@ def test_the_stale_flag_commits_with_the_confirmation() -> None:
 
 
 def test_the_next_task_heals_events_left_stale(monkeypatch: pytest.MonkeyPatch) -> None:
-    def down(*args: Any, **kwargs: Any) -> None:
-        raise BrokerError("connection refused")
-
     ev = played_event()
     with monkeypatch.context() as m:
-        m.setattr(process_game_results, "delay", down)
+        broker_down(m)
         ev.play(1, seed=5)  # its task is lost
     assert not EventStanding.objects.filter(event=ev.event).exists()
     EventResults.objects.filter(event=ev.event).update(
