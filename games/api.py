@@ -38,6 +38,8 @@ from games.serializers import (
     version_data,
 )
 from league.inputs import strict_int
+from league.models import Round
+from league.permissions import can_view_event
 
 ErrorOutput = inline_serializer(
     "GameError",
@@ -236,6 +238,34 @@ class GameRelease(APIView):
         except services.GameError as e:
             return _error(e, game, request.user)
         return _game_response(request, game)
+
+
+class RoundRelease(APIView):
+    """Release every confirmed game of a round at once (organisers): the end of a round."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={
+            200: inline_serializer("RoundReleased", {"released": rf.IntegerField()}),
+            403: ErrorOutput,
+            404: ErrorOutput,
+        },
+    )
+    def post(self, request: Request, event_pk: int, number: int) -> Response:
+        round_ = (
+            Round.objects.select_related("event__club")
+            .filter(event_id=event_pk, number=number)
+            .first()
+        )
+        if round_ is None or not can_view_event(request.user, round_.event):
+            raise Http404
+        try:
+            released = services.release_round(request.user, round_)
+        except services.GameError as e:
+            return _error(e)
+        return Response({"released": released})
 
 
 class GameVoid(APIView):

@@ -13,6 +13,11 @@ urlpatterns = [
     path("games/<int:pk>/confirm/", api.GameConfirm.as_view(), name="confirm"),
     path("games/<int:pk>/release/", api.GameRelease.as_view(), name="release"),
     path("games/<int:pk>/void/", api.GameVoid.as_view(), name="void"),
+    path(
+        "events/<int:event_pk>/rounds/<int:number>/release-games/",
+        api.RoundRelease.as_view(),
+        name="release-round",
+    ),
     path("games/<int:pk>/sheet/", api.SheetView.as_view(), name="sheet"),
     path("games/<int:pk>/sheet/steps/", api.SheetStep.as_view(), name="sheet-step"),
     path("games/<int:pk>/sheet/undo/", api.SheetUndo.as_view(), name="sheet-undo"),

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import F, Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -352,17 +352,46 @@ def release_game(actor: Any, game: Game, expected_revision: int | None = None) -
 
 
 def release_round(actor: Any, round_: Round) -> int:
-    """Release every confirmed game of a round; returns how many were released."""
-    count = 0
-    ids = list(
-        Game.objects.filter(table__round=round_, status=S.CONFIRMED).values_list("pk", flat=True)
-    )
-    for game in Game.objects.filter(pk__in=ids).select_related(
-        "table__round__event__club", "table__referee"
-    ):
-        release_game(actor, game)
-        count += 1
-    return count
+    """Release every confirmed game of a round at once (organisers): one transaction,
+    one history row and audit line per game, one stale mark and one results task for the
+    event (the task takes in every game released). Returns how many were released."""
+    from league.permissions import can_manage_event
+
+    if not can_manage_event(actor, round_.event):
+        raise NotAllowed(_("Only the organisers can release a game's results."))
+    user = actor if actor is not None and actor.is_authenticated else None
+    with transaction.atomic():
+        games = list(
+            Game.objects.select_for_update(of=("self",))
+            .select_related("table__round__event")
+            .filter(table__round=round_, status=S.CONFIRMED)
+            .order_by("table__number")
+        )
+        if not games:
+            return 0
+        now = timezone.now()
+        GameStatusChange.objects.bulk_create(
+            GameStatusChange(game=g, from_status=S.CONFIRMED, to_status=S.RELEASED, actor=user)
+            for g in games
+        )
+        Game.objects.filter(pk__in=[g.pk for g in games]).update(
+            status=S.RELEASED, revision=F("revision") + 1, updated_at=now
+        )
+        AuditEntry.objects.bulk_create(
+            AuditEntry(
+                actor=user,
+                action="game.release",
+                target_type="game",
+                target_id=g.pk,
+                event=round_.event,
+                data={"round": round_.number, "table": g.table.number if g.table else None},
+            )
+            for g in games
+        )
+        first = games[0]
+        results_pending(first)
+        transaction.on_commit(lambda: results_changed(first))
+    return len(games)
 
 
 # --- voiding -----------------------------------------------------------------------------

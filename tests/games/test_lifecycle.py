@@ -401,3 +401,34 @@ def test_admin_cannot_change_or_delete_recorded_play(
         assert client.post(change, {}).status_code == 403, model
         assert client.post(f"/admin/{model}/{pk}/delete/", {"post": "yes"}).status_code == 403
     assert Game.objects.filter(pk=game.pk, table__isnull=False).exists()
+
+
+def test_releasing_a_round_releases_its_confirmed_games_at_once(
+    organiser: Any, event: Event, released_round: Round, django_capture_on_commit_callbacks: Any
+) -> None:
+    from league.results_models import EventStanding
+
+    confirmer = ClubOrganiserFactory(club=event.club).user
+    tables = list(released_round.tables.order_by("number"))
+    for table in tables:
+        game = played_game(organiser, table)
+        with django_capture_on_commit_callbacks(execute=True):
+            games.confirm_version(confirmer, game, 1)
+    draft = games.game_for_table(Table.objects.create(round=released_round, number=99))
+    url = f"/api/v1/events/{event.pk}/rounds/1/release-games/"
+    referee = APIClient()
+    referee.force_authenticate(event.referees.first().user)
+    assert referee.post(url).status_code in (403, 404)
+    api = APIClient()
+    api.force_authenticate(organiser)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        response = api.post(url)
+    assert response.status_code == 200 and response.json() == {"released": len(tables)}
+    assert len(callbacks) == 1  # one results task for the whole round
+    released = Game.objects.filter(table__round=released_round, status="released")
+    assert released.count() == len(tables)
+    assert Game.objects.get(pk=draft.pk).status == "draft"
+    assert AuditEntry.objects.filter(action="game.release").count() == len(tables)
+    seated = sum(t.seats.count() for t in tables)
+    assert EventStanding.objects.filter(event=event).count() == seated
+    assert api.post(url).json() == {"released": 0}
