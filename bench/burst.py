@@ -220,7 +220,7 @@ def setup_round(seed: int) -> dict[str, Any]:
                 "organiser": org_token,
             }
         )
-    return {"event": event.pk, "jobs": jobs}
+    return {"event": event.pk, "round": rnd.number, "jobs": jobs}
 
 
 def call(
@@ -248,10 +248,14 @@ def call(
 
 
 def client(
-    port: int, job: dict[str, Any], barrier: threading.Barrier | None, out: dict[str, Any]
+    port: int,
+    job: dict[str, Any],
+    barrier: threading.Barrier | None,
+    out: dict[str, Any],
+    release_each: bool = True,
 ) -> None:
-    """A table's end of round: read the game, submit (referee), confirm and release
-    (organiser), each with the revision it was given."""
+    """A table's end of round: read the game, submit (referee), confirm and — with
+    ``release_each`` — release (organiser), each with the revision it was given."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     gid = job["game"]
     statuses: list[int] = []
@@ -285,6 +289,8 @@ def client(
         if status != 200:
             out["error"] = body
             return
+        if not release_each:
+            return
         status, body, tag = call(
             conn, "POST", f"/api/v1/games/{gid}/release/", job["organiser"], {"revision": int(tag)}
         )
@@ -299,9 +305,15 @@ def client(
         conn.close()
 
 
-def burst(port: int, setup: dict[str, Any], timeout: float, clients: int) -> dict[str, Any]:
+def burst(
+    port: int, setup: dict[str, Any], timeout: float, clients: int, release: str = "round"
+) -> dict[str, Any]:
     """The 100 tables' clients at once (``clients`` threads; 100: one per table), then
-    the wait for the standings and the ratings."""
+    the wait for the standings and the ratings.
+
+    ``release="round"`` (the organiser's way at the end of a round): the clients submit
+    and confirm, and the organiser releases the round's results in one request as soon
+    as the last game is confirmed. ``"each"``: every client also releases its game."""
     from django.db import connection
     from django.db.models import Count
 
@@ -315,7 +327,7 @@ def burst(port: int, setup: dict[str, Any], timeout: float, clients: int) -> dic
 
     def run(mine: list[tuple[dict[str, Any], dict[str, Any]]]) -> None:
         for i, (job, out) in enumerate(mine):
-            client(port, job, barrier if i == 0 else None, out)
+            client(port, job, barrier if i == 0 else None, out, release_each=release == "each")
 
     threads = [threading.Thread(target=run, args=(pairs[i::clients],)) for i in range(clients)]
     for t in threads:
@@ -325,8 +337,22 @@ def burst(port: int, setup: dict[str, Any], timeout: float, clients: int) -> dic
     start = min(o["start"] for o in outs if "start" in o)
     end = max(o["end"] for o in outs)
     last_confirmed = max(o.get("confirmed", 0.0) for o in outs)
-    last_released = max(o.get("released", 0.0) for o in outs)
     statuses = [s for o in outs for s in o.get("statuses", [])]
+    if release == "round":
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        status, body, _tag = call(
+            conn,
+            "POST",
+            f"/api/v1/events/{setup['event']}/rounds/{setup['round']}/release-games/",
+            jobs[0]["organiser"],
+        )
+        conn.close()
+        statuses.append(status)
+        if status != 200:
+            outs[0].setdefault("error", body)
+        end = last_released = time.perf_counter()
+    else:
+        last_released = max(o.get("released", 0.0) for o in outs)
     games = [j["game"] for j in jobs]
     event_id = setup["event"]
     standings_at = ratings_at = None
@@ -357,6 +383,7 @@ def burst(port: int, setup: dict[str, Any], timeout: float, clients: int) -> dic
     )
     versions = GameVersion.objects.filter(game_id__in=games).count()
     return {
+        "release": release,
         "clients": clients,
         "games": len(jobs),
         "wall_s": end - start,
@@ -560,6 +587,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clients", type=int, default=TABLES, help="burst threads (1: in turn)")
     ap.add_argument("--readers", type=int, default=2, help="reader threads per kind of read")
     ap.add_argument("--baseline-seconds", type=float, default=10.0)
+    ap.add_argument(
+        "--release",
+        choices=["round", "each"],
+        default="round",
+        help="the organiser releases the round's results in one request, or each client its game",
+    )
     ap.add_argument("--skip-burst", action="store_true")
     ap.add_argument("--skip-rebuild", action="store_true")
     ap.add_argument(
@@ -600,7 +633,9 @@ def main(argv: list[str] | None = None) -> int:
             setup = setup_round(args.seed + int(time.time()) % 1000)
             connections.close_all()
             time.sleep(1.0)
-            result = burst(args.port, setup, timeout=120.0, clients=args.clients)
+            result = burst(
+                args.port, setup, timeout=120.0, clients=args.clients, release=args.release
+            )
             figures["burst"] = result
             print("burst", json.dumps(result), flush=True)
         if not args.skip_rebuild:
