@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -12,7 +11,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
@@ -22,7 +20,7 @@ from games import permissions, review, selectors, services, sheet
 from games.forms import ClubGameForm, PaperForm, UploadForm
 from games.models import Game, GameVersion
 from games.records import NotARecordError, load_json, require_record_shape
-from league.inputs import strict_int
+from league.inputs import safe_back, strict_int
 from league.models import Club, Event, Round, Table
 from league.permissions import can_manage_event, can_view_event, visible_round_statuses
 
@@ -122,14 +120,11 @@ def _back(request: HttpRequest, default: str) -> HttpResponse:
     """Back to where the action started: the form's ``next`` field, else the Referer (a
     full address, as browsers send it), if either points into this site; else
     ``default``."""
-    host = {request.get_host()}
-    for candidate in (request.POST.get("next"), request.META.get("HTTP_REFERER")):
-        if candidate and url_has_allowed_host_and_scheme(
-            candidate, allowed_hosts=host, require_https=request.is_secure()
-        ):
-            parts = urlsplit(candidate)
-            return redirect(urlunsplit(("", "", parts.path or "/", parts.query, parts.fragment)))
-    return redirect(default)
+    return redirect(
+        safe_back(
+            request, request.POST.get("next"), request.META.get("HTTP_REFERER"), default=default
+        )
+    )
 
 
 def _revision(request: HttpRequest) -> int | None:

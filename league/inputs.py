@@ -12,8 +12,11 @@ import json
 import re
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings
+from django.http import HttpRequest
+from django.utils.http import url_has_allowed_host_and_scheme
 
 #: The largest value a database id (bigint) holds.
 MAX_ID = 2**63 - 1
@@ -97,3 +100,16 @@ def value_depth(value: Any, stop_at: int) -> int:
             children = item.values() if isinstance(item, dict) else item
             stack.extend((child, depth) for child in children)
     return deepest
+
+
+def safe_back(request: HttpRequest, *candidates: str | None, default: str) -> str:
+    """The first of ``candidates`` (a form's ``next``, the Referer) that points into this
+    site, as a path; else ``default``. Browsers send the Referer as a full address; a
+    ``next`` of ``//evil.example`` or another host is never followed."""
+    for candidate in candidates:
+        if candidate and url_has_allowed_host_and_scheme(
+            candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        ):
+            parts = urlsplit(candidate)
+            return urlunsplit(("", "", parts.path or "/", parts.query, parts.fragment))
+    return default

@@ -13,7 +13,6 @@ import zoneinfo
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -23,7 +22,6 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, Js
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -41,7 +39,7 @@ from league.forms import (
     RoundStartForm,
     SwapForm,
 )
-from league.inputs import strict_int
+from league.inputs import safe_back, strict_int
 from league.models import Club, Event, Player, Referee, Registration, Round, Table
 
 View = Callable[..., HttpResponseBase]
@@ -97,9 +95,13 @@ def action(view: View) -> View:
             return view(request, *args, **kwargs)
         except LeagueError as exc:
             messages.error(request, exc.message)
-            home = reverse("home")
-            back = safe_back(request, request.POST.get("next"), "")
-            return redirect(back or safe_back(request, request.META.get("HTTP_REFERER"), home))
+            back = safe_back(
+                request,
+                request.POST.get("next"),
+                request.META.get("HTTP_REFERER"),
+                default=reverse("home"),
+            )
+            return redirect(back)
 
     return wrapper
 
@@ -108,19 +110,8 @@ def _numbers(values: list[int]) -> str:
     return ", ".join(str(v) for v in values)
 
 
-def safe_back(request: HttpRequest, candidate: str | None, default: str) -> str:
-    """``candidate`` (a ``next`` field or the Referer) if it points into this site, as a
-    path; else ``default``. Browsers send the Referer as a full address."""
-    if candidate and url_has_allowed_host_and_scheme(
-        candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        parts = urlsplit(candidate)
-        return urlunsplit(("", "", parts.path or "/", parts.query, parts.fragment))
-    return default
-
-
 def _back(request: HttpRequest, default: str) -> HttpResponse:
-    return redirect(safe_back(request, request.POST.get("next"), default))
+    return redirect(safe_back(request, request.POST.get("next"), default=default))
 
 
 # --- organiser: events ----------------------------------------------------------------------
