@@ -23,6 +23,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from league import draws, lifecycle, selectors, services
@@ -399,7 +400,7 @@ def draw_start(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         _("The draw of rounds %(a)s–%(b)s has started.") % {"a": job.from_round, "b": job.to_round}
         + (
-            " " + _("It keeps as they are: %(tables)s.") % {"tables": lifecycle.describe(kept)}
+            " " + _("Kept as they were: %(tables)s.") % {"tables": lifecycle.describe(kept)}
             if kept
             else ""
         ),
@@ -490,9 +491,11 @@ def referees_assign(request: HttpRequest, pk: int) -> HttpResponse:
     done = services.assign_referees(request.user, event)
     text = _("Referees assigned in %(n)s draft rounds.") % {"n": done.rounds}
     if done.kept:
-        text += " " + _("%(n)s tables kept their referee (placed by hand or played).") % {
-            "n": done.kept
-        }
+        text += " " + ngettext(
+            "%(n)s table kept its referee (placed by hand or played).",
+            "%(n)s tables kept their referee (placed by hand or played).",
+            done.kept,
+        ) % {"n": done.kept}
     if done.without:
         messages.warning(
             request,
@@ -514,9 +517,12 @@ def round_unpin(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     count = services.unpin_round(request.user, rnd)
     messages.success(
         request,
-        _(
-            "Round %(n)s: pins removed from %(count)s tables; a redraw or “Assign referees” "
-            "may now change them."
+        ngettext(
+            "Round %(n)s: pins removed from %(count)s table; a redraw or “Assign referees to "
+            "draft rounds” may now change it.",
+            "Round %(n)s: pins removed from %(count)s tables; a redraw or “Assign referees to "
+            "draft rounds” may now change them.",
+            count,
         )
         % {"n": number, "count": count},
     )
