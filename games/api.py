@@ -9,6 +9,7 @@ with the current state; a write without one gets 428.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.http import Http404
@@ -196,6 +197,29 @@ def _submit(
     return Response(version_data(version), status=201, headers={"ETag": etag(game)})
 
 
+def _game_write(
+    request: Request,
+    pk: int,
+    shape: type[rf.Serializer[Any]],
+    write: Callable[[Game, dict[str, Any], int], Any],
+) -> Response:
+    """A write to a game that names the revision it saw: parse, demand the revision
+    (428), call the service, answer with the game (or the error, with the current game
+    when stale)."""
+    game = _visible_game(request, pk)
+    body = shape(data=request.data)
+    body.is_valid(raise_exception=True)
+    expected = _expected_revision(request, body.validated_data)
+    if (missing := _need_revision(expected)) is not None:
+        return missing
+    assert expected is not None
+    try:
+        write(game, body.validated_data, expected)
+    except services.GameError as e:
+        return _error(e, game, request.user)
+    return _game_response(request, game)
+
+
 class GameConfirm(APIView):
     permission_classes = [IsAuthenticated]
 
@@ -204,19 +228,14 @@ class GameConfirm(APIView):
         responses={200: GameOutput, 403: ErrorOutput, 409: ErrorOutput, 428: ErrorOutput},
     )
     def post(self, request: Request, pk: int) -> Response:
-        game = _visible_game(request, pk)
-        body = ConfirmInput(data=request.data)
-        body.is_valid(raise_exception=True)
-        expected = _expected_revision(request, body.validated_data)
-        if (missing := _need_revision(expected)) is not None:
-            return missing
-        try:
-            services.confirm_version(
-                request.user, game, body.validated_data["version"], expected_revision=expected
-            )
-        except services.GameError as e:
-            return _error(e, game, request.user)
-        return _game_response(request, game)
+        return _game_write(
+            request,
+            pk,
+            ConfirmInput,
+            lambda game, data, expected: services.confirm_version(
+                request.user, game, data["version"], expected_revision=expected
+            ),
+        )
 
 
 class GameRelease(APIView):
@@ -227,17 +246,14 @@ class GameRelease(APIView):
         responses={200: GameOutput, 403: ErrorOutput, 409: ErrorOutput, 428: ErrorOutput},
     )
     def post(self, request: Request, pk: int) -> Response:
-        game = _visible_game(request, pk)
-        body = RevisionInput(data=request.data)
-        body.is_valid(raise_exception=True)
-        expected = _expected_revision(request, body.validated_data)
-        if (missing := _need_revision(expected)) is not None:
-            return missing
-        try:
-            services.release_game(request.user, game, expected_revision=expected)
-        except services.GameError as e:
-            return _error(e, game, request.user)
-        return _game_response(request, game)
+        return _game_write(
+            request,
+            pk,
+            RevisionInput,
+            lambda game, _data, expected: services.release_game(
+                request.user, game, expected_revision=expected
+            ),
+        )
 
 
 class RoundRelease(APIView):
@@ -279,19 +295,14 @@ class GameVoid(APIView):
         responses={200: GameOutput, 400: ErrorOutput, 403: ErrorOutput, 409: ErrorOutput},
     )
     def post(self, request: Request, pk: int) -> Response:
-        game = _visible_game(request, pk)
-        body = VoidInput(data=request.data)
-        body.is_valid(raise_exception=True)
-        expected = _expected_revision(request, body.validated_data)
-        if (missing := _need_revision(expected)) is not None:
-            return missing
-        try:
-            services.void_game(
-                request.user, game, body.validated_data["reason"], expected_revision=expected
-            )
-        except services.GameError as e:
-            return _error(e, game, request.user)
-        return _game_response(request, game)
+        return _game_write(
+            request,
+            pk,
+            VoidInput,
+            lambda game, data, expected: services.void_game(
+                request.user, game, data["reason"], expected_revision=expected
+            ),
+        )
 
 
 SheetState = inline_serializer("SheetState", {"revision": rf.IntegerField()})
