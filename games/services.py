@@ -243,11 +243,13 @@ def submit_record(
     reason. Raises ``records.NotARecordError`` for input that is no KGR/1 record."""
     if not permissions.can_submit(actor, game):
         raise NotAllowed(_("Only this game's referee and organisers can submit its record."))
-    check = check_record(game, data)
     with transaction.atomic():
         game = lock_game(game.pk)
         check_revision(game, expected_revision)
         require_not_voided(game)
+        # judged under the lock of the game and its table: the seating it is checked
+        # against is the one it is stored beside (a swap cannot slip in between)
+        check = check_record(game, data)
         correction = game.status in (S.CONFIRMED, S.RELEASED)
         reason = reason.strip()
         if correction and not reason:

@@ -117,3 +117,66 @@ def test_database_refuses_a_second_confirmed_version() -> None:
         GameVersion.objects.filter(game=world.game, number=2).update(
             status="confirmed", confirmed_by=world.user("admin"), confirmed_at=world.game.created_at
         )
+
+
+def test_a_swap_and_a_submission_at_once_never_leave_a_record_beside_other_seats() -> None:
+    """The organiser swaps a player of the table while its referee submits the record:
+    either the swap is refused (the record came first) or the record is judged against
+    the new seating — never a valid record naming players who no longer sit there."""
+    from league import services as league_services
+    from league.errors import LeagueError
+    from league.models import Seat
+    from tests.league.factories import PlayerFactory
+
+    world = make_world()
+    other = world.round.tables.get(number=2)
+    stranger = PlayerFactory()
+    Seat.objects.create(round=world.round, table=other, player=stranger, number=1)
+    first = Seat.objects.get(table=world.table, number=1).player
+    record = world.record()
+    barrier = threading.Barrier(2)
+    outcome: dict[str, Any] = {}
+    original = league_services.audit
+
+    def slow_audit(*a: Any, **k: Any) -> Any:
+        time.sleep(0.3)  # the swap holds its locks a moment longer
+        return original(*a, **k)
+
+    def swap() -> None:
+        try:
+            barrier.wait(timeout=10)
+            outcome["swap"] = league_services.swap_players(
+                world.user("organiser"), world.round, first, stranger
+            )
+        except LeagueError as e:
+            outcome["swap"] = e
+        finally:
+            connections.close_all()
+
+    def submit() -> None:
+        try:
+            barrier.wait(timeout=10)
+            time.sleep(0.05)
+            outcome["version"] = services.submit_record(
+                world.user("referee"), world.game, record, "api"
+            )
+        finally:
+            connections.close_all()
+
+    league_services.audit = slow_audit  # type: ignore[assignment]
+    try:
+        threads = [threading.Thread(target=f) for f in (swap, submit)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=30)
+    finally:
+        league_services.audit = original  # type: ignore[assignment]
+    version = GameVersion.objects.get(game=world.game)
+    seated = dict(Seat.objects.filter(table=world.table).values_list("number", "player__handle"))
+    recorded = {s["seat"]: s["player"] for s in version.record["seats"]}
+    if isinstance(outcome["swap"], LeagueError):
+        assert recorded == seated and version.valid
+    else:
+        assert recorded != seated and not version.valid  # judged against the new seating
+        assert any(v["code"] == "platform.seating" for v in version.violations)
