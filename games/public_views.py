@@ -31,6 +31,7 @@ from games import permissions, selectors
 from games.models import Game
 from league import rankings
 from league.csv_cells import SafeWriter
+from league.middleware import use_club_timezone
 from league.models import Event, Player
 from league.outages import cache
 from league.permissions import can_view_event
@@ -43,6 +44,7 @@ def public_event(request: HttpRequest, club_slug: str, event_slug: str) -> Event
     )
     if not can_view_event(request.user, event):
         raise Http404
+    use_club_timezone(event.club)
     return event
 
 

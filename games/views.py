@@ -21,6 +21,7 @@ from games.forms import ClubGameForm, PaperForm, UploadForm
 from games.models import Game, GameVersion
 from games.records import NotARecordError, load_json, require_record_shape
 from league.inputs import safe_back, strict_int
+from league.middleware import use_club_timezone
 from league.models import Club, Event, Round, Table
 from league.permissions import can_manage_event, can_view_event, visible_round_statuses
 
@@ -113,6 +114,7 @@ def _game(request: HttpRequest, pk: int) -> Game:
         raise Http404 from None
     if not permissions.can_view_game(request.user, game):
         raise Http404
+    use_club_timezone(game.the_club)
     return game
 
 
@@ -350,6 +352,7 @@ def event_games(request: HttpRequest, pk: int) -> HttpResponse:
     organiser = can_manage_event(user, event)
     if not (organiser or can_view_event(user, event)):
         raise Http404
+    use_club_timezone(event.club)
     games = {g.table_id: g for g in selectors.event_games(event)}
     rounds = []
     shown = None if organiser else visible_round_statuses(user, event)
@@ -592,6 +595,7 @@ def void_view(request: HttpRequest, pk: int) -> HttpResponse:
 def awaiting(request: HttpRequest, pk: int) -> HttpResponse:
     """An event's games with a submitted version not yet confirmed, oldest first."""
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
+    use_club_timezone(event.club)
     if not can_manage_event(request.user, event):
         if can_view_event(request.user, event):
             raise PermissionDenied

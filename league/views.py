@@ -7,9 +7,7 @@ declare their release gate: they only ever read :func:`league.selectors.public_r
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
-import zoneinfo
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -41,6 +39,7 @@ from league.forms import (
     SwapForm,
 )
 from league.inputs import safe_back, strict_int
+from league.middleware import use_club_timezone
 from league.models import Club, Event, Player, Referee, Registration, Round, Table
 
 View = Callable[..., HttpResponseBase]
@@ -56,13 +55,6 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 # --- access helpers -------------------------------------------------------------------------
-
-
-def use_club_timezone(club: Club) -> None:
-    """Show and read times in the club's time zone for the rest of this request
-    (:class:`league.middleware.RequestTimezoneMiddleware` switches back after it)."""
-    with contextlib.suppress(zoneinfo.ZoneInfoNotFoundError, ValueError):
-        timezone.activate(zoneinfo.ZoneInfo(club.timezone))
 
 
 def _event_for(request: HttpRequest, pk: int, check: Callable[[Any, Event], bool]) -> Event:
@@ -266,6 +258,7 @@ def registrations(request: HttpRequest, pk: int) -> HttpResponse:
             "registrations": selectors.registrations(event, query)[:500],
             "counts": selectors.registration_counts(event),
             "add_form": AddPlayerForm(),
+            "can_manage": perms.can_manage_event(request.user, event),
         },
     )
 
