@@ -83,7 +83,14 @@ def lock_game(game_id: int) -> Game:
         .get(pk=game_id)
     )
     if game.table_id is not None:
-        list(Table.objects.select_for_update().filter(pk=game.table_id).values_list("pk"))
+        # of=self and no ordering: Table's default ordering would join (and lock) its
+        # round and event rows too, and the event row is the organisers' lock
+        list(
+            Table.objects.select_for_update(of=("self",))
+            .filter(pk=game.table_id)
+            .order_by()
+            .values_list("pk")
+        )
     return game
 
 

@@ -87,7 +87,7 @@ def refuse_if_played(tables: QuerySet[Table], doing: str) -> None:
 
     Locks the tables' rows first: a referee's sheet step or submission locks its table's
     row too (``games.services.lock_game``), so a step and a swap never cross."""
-    list(tables.select_for_update().values_list("pk", flat=True))
+    list(tables.select_for_update(of=("self",)).order_by().values_list("pk", flat=True))
     played = [k for k in kept_tables(tables) if k.why == PLAYED]
     if played:
         names = ", ".join(

@@ -85,7 +85,14 @@ def _require(allowed: bool) -> None:
 
 
 def _lock_event(event: Event) -> Event:
-    return Event.objects.select_for_update(of=("self",)).select_related("club").get(pk=event.pk)
+    """The event row, locked against every other organiser action on the event. FOR NO
+    KEY UPDATE: it excludes the others alike but not the key-share locks that inserts
+    referring to the event take (audit lines, results), so those never wait on it."""
+    return (
+        Event.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("club")
+        .get(pk=event.pk)
+    )
 
 
 # --- event settings -----------------------------------------------------------------------

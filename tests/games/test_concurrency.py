@@ -180,3 +180,69 @@ def test_a_swap_and_a_submission_at_once_never_leave_a_record_beside_other_seats
     else:
         assert recorded != seated and not version.valid  # judged against the new seating
         assert any(v["code"] == "platform.seating" for v in version.violations)
+
+
+@pytest.mark.parametrize("write", ["confirm", "submit"])
+def test_a_game_write_and_an_organisers_referee_move_never_deadlock(write: str) -> None:
+    """The organiser's move takes the event lock, then the tables'; a referee's write its
+    game's and its table's — never the event row's (Table's ordering used to join and
+    lock it), so neither waits on the other in a cycle."""
+    from league import services as league_services
+    from league.errors import LeagueError
+    from league.models import Table
+
+    world = make_world()
+    other = Table.objects.get(round=world.round, number=2)
+    if write == "confirm":
+        services.submit_record(world.user("referee"), world.game, world.record(), "api")
+    world.game.refresh_from_db()
+    revision = world.game.revision
+    results: dict[str, Any] = {}
+    original = league_services._lock_event
+    locked = threading.Event()
+
+    def slow_lock(event: Any) -> Any:
+        held = original(event)
+        locked.set()
+        time.sleep(1.0)  # the game write starts while the organiser holds the event
+        return held
+
+    def game_write() -> None:
+        locked.wait(10)
+        time.sleep(0.2)
+        try:
+            if write == "confirm":
+                results["game"] = services.confirm_version(
+                    world.user("organiser"), world.game, 1, revision
+                )
+            else:
+                results["game"] = services.submit_record(
+                    world.user("referee"), world.game, world.record(), "api", revision
+                )
+        except Exception as e:
+            results["game"] = e
+        finally:
+            connections.close_all()
+
+    def move() -> None:
+        try:
+            results["move"] = league_services.move_referee(
+                world.user("organiser"), Table.objects.get(pk=other.pk), world.table.referee
+            )
+        except Exception as e:
+            results["move"] = e
+        finally:
+            connections.close_all()
+
+    league_services._lock_event = slow_lock  # type: ignore[assignment]
+    try:
+        threads = [threading.Thread(target=f) for f in (game_write, move)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=30)
+    finally:
+        league_services._lock_event = original  # type: ignore[assignment]
+    assert isinstance(results["game"], GameVersion), results
+    # the move either went first (the table had no play yet) or was refused after it
+    assert isinstance(results["move"], list | LeagueError), results
