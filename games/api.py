@@ -38,7 +38,7 @@ from games.serializers import (
     game_data,
     version_data,
 )
-from league.inputs import strict_int
+from league.inputs import ROUND_MAX, strict_int
 from league.models import Round
 from league.permissions import can_view_event
 
@@ -109,7 +109,7 @@ class GameList(APIView):
         event = strict_int(request.query_params.get("event"))
         if event is not None:
             qs = qs.filter(table__round__event_id=event)
-            rnd = strict_int(request.query_params.get("round"), hi=2**15)
+            rnd = strict_int(request.query_params.get("round"), hi=ROUND_MAX)
             if rnd is not None:
                 qs = qs.filter(table__round__number=rnd)
         out = [
@@ -270,6 +270,8 @@ class RoundRelease(APIView):
         },
     )
     def post(self, request: Request, event_pk: int, number: int) -> Response:
+        if strict_int(event_pk) is None or strict_int(number, hi=ROUND_MAX) is None:
+            raise Http404
         round_ = (
             Round.objects.select_related("event__club")
             .filter(event_id=event_pk, number=number)

@@ -19,7 +19,7 @@ from engine.rulesets import RulesetError, get_ruleset
 from engine.validate import validate
 from games.models import Game
 from games.violation_text import json_error_text
-from league.inputs import max_json_depth, nesting_depth, value_depth
+from league.inputs import holds_nul, max_json_depth, nesting_depth, value_depth
 from league.models import Player, Seat
 
 
@@ -203,6 +203,8 @@ def check_record(game: Game, data: Any) -> Check:
         except ValueError:
             raise NotARecordError(_("not JSON: NaN and Infinity are not JSON numbers")) from None
         _require_size(size)
+    if holds_nul(value):
+        raise NotARecordError(_("not a game record: a text holds a NUL character (\\u0000)"))
     record = require_record_shape(value)
     verdict = validate(data if isinstance(data, str | bytes) else record)
     violations = [v.as_dict() for v in verdict.violations]

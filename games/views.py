@@ -20,13 +20,10 @@ from games import permissions, review, selectors, services, sheet
 from games.forms import ClubGameForm, PaperForm, UploadForm
 from games.models import Game, GameVersion
 from games.records import NotARecordError, load_json, require_record_shape
-from league.inputs import safe_back, strict_int
+from league.inputs import ROUND_MAX, safe_back, strict_int
 from league.middleware import use_club_timezone
 from league.models import Club, Event, Round, Table
 from league.permissions import can_manage_event, can_view_event, visible_round_statuses
-
-#: No event has more rounds (or tables per round) than this.
-ROUND_MAX = 10_000
 
 #: The sheet's words, handed to static/js/sheet.js as JSON.
 SHEET_STRINGS = {

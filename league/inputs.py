@@ -20,6 +20,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 
 #: The largest value a database id (bigint) holds.
 MAX_ID = 2**63 - 1
+#: No event has more rounds, or a round more tables, than this (a small integer column).
+ROUND_MAX = 10_000
 _ASCII_INT = re.compile(r"[0-9]{1,19}")
 
 
@@ -83,7 +85,27 @@ def strict_json(text: str, *, object_pairs_hook: Callable[..., Any] | None = Non
     limit = max_json_depth()
     if nesting_depth(text, limit) > limit:
         raise JSONInputError(f"nested deeper than {limit} levels")
-    return json.loads(text, parse_constant=_no_constants, object_pairs_hook=object_pairs_hook)
+    value = json.loads(text, parse_constant=_no_constants, object_pairs_hook=object_pairs_hook)
+    if "\\u0000" in text and holds_nul(value):
+        raise JSONInputError("a string holds a NUL character (\\u0000)")
+    return value
+
+
+def holds_nul(value: Any) -> bool:
+    """Whether any string (key or value) of a parsed JSON value holds a NUL character,
+    which no PostgreSQL text or jsonb value can store (iterative: no recursion)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def value_depth(value: Any, stop_at: int) -> int:

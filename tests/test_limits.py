@@ -185,3 +185,15 @@ def test_a_nul_byte_is_a_clear_400(client: Client, path: str) -> None:
 def test_a_nul_byte_in_a_form_is_a_clear_400(client: Client) -> None:
     response = client.post("/accounts/login/", {"username": "a\x00b", "password": "x"})
     assert response.status_code == 400 and b"NUL" in response.content
+
+
+def test_a_nul_inside_a_record_or_a_json_body_is_a_clear_400(world: World) -> None:
+    client = api_as(world.user("referee"))
+    record = world.record()
+    record["meta"] = {"note": "a\x00b"}
+    url = f"/api/v1/games/{world.game.pk}/versions/"
+    response = client.post(url, {"record": record, "revision": world.game.revision}, format="json")
+    assert response.status_code == 400 and "NUL" in response.json()["detail"]
+    with pytest.raises(NotARecordError, match="NUL"):
+        check_record(world.game, json.dumps(record))
+    assert not GameVersion.objects.exists()
