@@ -119,9 +119,15 @@ class Review:
     diff: Diff | None
 
 
+def _list(value: Any) -> list[Any]:
+    """A record's list, or nothing: a draft version may hold anything where a list goes
+    (its violations say so), and the review still shows the rest."""
+    return value if isinstance(value, list) else []
+
+
 def _seats(record: dict[str, Any]) -> dict[int, dict[str, str]]:
     out: dict[int, dict[str, str]] = {}
-    for s in record.get("seats") or []:
+    for s in _list(record.get("seats")):
         if isinstance(s, dict) and isinstance(s.get("seat"), int):
             out[s["seat"]] = {
                 "player": str(s.get("player") or ""),
@@ -211,11 +217,11 @@ def _phase(p: dict[str, Any], words: _Words) -> PhaseView:
         else:
             before.append(_("The police checked nobody."))
         return PhaseView(f"night {n}", _("Night %(n)s") % {"n": n}, "night", before, [], [])
-    for seat in p.get("eject") or []:
+    for seat in _list(p.get("eject")):
         before.append(_("The referee ejected %(who)s.") % {"who": words.who(seat)})
     if p.get("surrender"):
         before.append(_("%(who)s surrendered.") % {"who": words.who(p["surrender"])})
-    for i, ballot in enumerate(p.get("ballots") or [], start=1):
+    for i, ballot in enumerate(_list(p.get("ballots")), start=1):
         ballots.append(_ballot(i, ballot, words))
     if p.get("lot"):
         after.append(_("Drawn by lot: %(who)s.") % {"who": words.who(p["lot"])})
@@ -226,10 +232,10 @@ def _phase(p: dict[str, Any], words: _Words) -> PhaseView:
             if out
             else _("Nobody was voted out.")
         )
-    for entry in p.get("last_words") or []:
+    for entry in _list(p.get("last_words")):
         if not isinstance(entry, dict):
             continue
-        named = ", ".join(words.who(s) for s in entry.get("suspects") or [])
+        named = ", ".join(words.who(s) for s in _list(entry.get("suspects")))
         after.append(
             _("Last words of %(who)s: suspects %(named)s.")
             % {"who": words.who(entry.get("seat")), "named": named or _("nobody")}
@@ -246,7 +252,7 @@ def _phases(record: dict[str, Any], words: _Words) -> list[PhaseView]:
 
 def _awards(record: dict[str, Any], words: _Words) -> list[dict[str, Any]]:
     out = []
-    for a in record.get("awards") or []:
+    for a in _list(record.get("awards")):
         if isinstance(a, dict):
             out.append(
                 {
@@ -294,8 +300,8 @@ def _diff(
         if a != b:
             seats.append(SeatChange(n, a["player"], b["player"], a["role"], b["role"]))
     old_words = _Words(old, names)
-    old_log = [p for p in old.get("log") or [] if isinstance(p, dict)]
-    new_log = [p for p in record.get("log") or [] if isinstance(p, dict)]
+    old_log = [p for p in _list(old.get("log")) if isinstance(p, dict)]
+    new_log = [p for p in _list(record.get("log")) if isinstance(p, dict)]
     before_views = {v.key: (v, p) for v, p in zip(_phases(old, old_words), old_log, strict=False)}
     after_views = {v.key: (v, p) for v, p in zip(after, new_log, strict=False)}
     phases = []
