@@ -39,7 +39,7 @@ class Game(models.Model):
         Club, on_delete=models.PROTECT, null=True, blank=True, related_name="games"
     )
     referee = models.ForeignKey(
-        Referee, on_delete=models.SET_NULL, null=True, blank=True, related_name="club_games"
+        Referee, on_delete=models.PROTECT, null=True, blank=True, related_name="club_games"
     )
     ruleset = models.JSONField(_("ruleset"), null=True, blank=True)
     #: Player handles in seat order (seat 1 first); a table's seating comes from the draw.
@@ -167,8 +167,10 @@ class GameVersion(models.Model):
     number = models.PositiveIntegerField(_("version"))
     record = models.JSONField(_("record"))
     source = models.CharField(_("source"), max_length=10, choices=Source.choices)
+    #: PROTECT (and confirmed_by too): an account that submitted or confirmed a record
+    #: is deactivated, never deleted — "not your own submission" depends on it
     submitted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
     )
     submitted_at = models.DateTimeField(auto_now_add=True)
     reason = models.TextField(_("reason"), blank=True)
@@ -181,7 +183,7 @@ class GameVersion(models.Model):
     ended = models.CharField(max_length=20, blank=True)
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
+        on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="+",

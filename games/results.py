@@ -1155,9 +1155,11 @@ def process_game(game_id: int, only_if_stale: bool = False) -> GameReport:
     (each replay runs from the last checkpoint: one per game would queue for minutes).
     ``only_if_stale`` (the task): skip the standings if they are no longer stale — then a
     recomputation that began after this change committed has already included it."""
-    event_id = (
-        Game.objects.filter(pk=game_id).values_list("table__round__event_id", flat=True).first()
-    )
+    table_event, voided_event = Game.objects.filter(pk=game_id).values_list(
+        "table__round__event_id", "voided_event_id"
+    ).first() or (None, None)
+    # a voided game has left its table: it names its event itself
+    event_id = table_event or voided_event
     if event_id is None:
         event_id = (
             ScoredGame.objects.filter(game_id=game_id).values_list("event_id", flat=True).first()

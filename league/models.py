@@ -320,8 +320,9 @@ class Round(models.Model):
 class Table(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField(_("table"))
+    #: PROTECT: deleting a referee (or their account) must not rewrite who judged a table
     referee = models.ForeignKey(
-        Referee, on_delete=models.SET_NULL, null=True, blank=True, related_name="tables"
+        Referee, on_delete=models.PROTECT, null=True, blank=True, related_name="tables"
     )
     #: The referee was placed by hand: automatic assignment and redraws keep them.
     referee_pinned = models.BooleanField(_("referee placed by hand"), default=False)

@@ -221,6 +221,25 @@ def test_a_voided_game_counts_for_nothing(
         games.void_game(organiser, Game.objects.get(pk=game.pk), "wrong players at the table")
     assert not EventStanding.objects.filter(event=event, games__gt=0).exists()
     assert GameVersion.objects.filter(game=game, status="confirmed").exists()
+    from league.results_models import RatingPoint, ScoredGame
+
+    assert not ScoredGame.objects.filter(game_id=game.pk).exists()
+    assert not RatingPoint.objects.filter(game_id=game.pk).exists()
+
+
+def test_voiding_a_confirmed_game_leaves_no_stale_event(
+    organiser: Any, event: Event, released_round: Round, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Its task finds the event through the voided game itself (it has left its table)."""
+    from league.results_models import EventResults
+
+    game = played_game(organiser, released_round.tables.first())
+    confirmer = ClubOrganiserFactory(club=event.club).user
+    with django_capture_on_commit_callbacks(execute=True):
+        games.confirm_version(confirmer, game, 1)
+    with django_capture_on_commit_callbacks(execute=True):
+        games.void_game(organiser, Game.objects.get(pk=game.pk), "played at the wrong table")
+    assert not EventResults.objects.get(event=event).stale
 
 
 # --- redraws keep recorded play and hand-placed tables ---------------------------------------
@@ -401,6 +420,15 @@ def test_admin_cannot_change_or_delete_recorded_play(
         assert client.post(change, {}).status_code == 403, model
         assert client.post(f"/admin/{model}/{pk}/delete/", {"post": "yes"}).status_code == 403
     assert Game.objects.filter(pk=game.pk, table__isnull=False).exists()
+    # deleting who judged or submitted is refused too (the database protects them)
+    table = released_round.tables.first()
+    referee = table.referee
+    client.post(f"/admin/league/referee/{referee.pk}/delete/", {"post": "yes"})
+    client.post(f"/admin/auth/user/{referee.user_id}/delete/", {"post": "yes"})
+    client.post(f"/admin/auth/user/{organiser.pk}/delete/", {"post": "yes"})
+    table.refresh_from_db()
+    assert table.referee_id == referee.pk
+    assert game.versions.get().submitted_by_id == organiser.pk
 
 
 def test_releasing_a_round_releases_its_confirmed_games_at_once(
