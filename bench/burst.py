@@ -101,40 +101,8 @@ def start_worker(args: argparse.Namespace) -> subprocess.Popen[bytes]:
 
 
 def start_server(args: argparse.Namespace) -> subprocess.Popen[bytes]:
-    """gunicorn as ``bench/web.py`` starts it, its log (tracebacks of any 500) kept in
-    ``LOGS["web"]``."""
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, check=True
-    )
-    log = open(LOGS["web"], "wb")  # noqa: SIM115 - kept open
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "config.wsgi:application",
-            "--bind",
-            f"127.0.0.1:{args.port}",
-            "--workers",
-            str(args.workers),
-            "--timeout",
-            "60",
-        ],
-        cwd=ROOT,
-        env={**os.environ, "LOG_LEVEL": "WARNING"},
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if web.get(args.port, "/healthz")[0] == 200:
-                return proc
-        except OSError:
-            time.sleep(0.3)
-    stop(proc)
-    raise RuntimeError(f"gunicorn did not answer /healthz within 30 s; see {LOGS['web']}")
+    """gunicorn as ``bench/web.py`` starts it, its log kept in ``LOGS["web"]``."""
+    return web.start_server(args, log_path=LOGS["web"])
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:

@@ -387,7 +387,9 @@ def pipeline_latency() -> dict[str, float]:
 # --- load --------------------------------------------------------------------------------------
 
 
-def start_server(args: argparse.Namespace) -> subprocess.Popen[bytes]:
+def start_server(args: argparse.Namespace, log_path: str | None = None) -> subprocess.Popen[bytes]:
+    """gunicorn on ``args.port`` with ``args.workers`` workers, once /healthz answers; its
+    output goes to ``log_path`` (tracebacks of any 500) or nowhere."""
     env = dict(os.environ)
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
@@ -395,6 +397,10 @@ def start_server(args: argparse.Namespace) -> subprocess.Popen[bytes]:
         env=env,
         check=True,
     )
+    log: Any = subprocess.DEVNULL
+    if log_path is not None:
+        env["LOG_LEVEL"] = "WARNING"
+        log = open(log_path, "wb")  # noqa: SIM115 - the server writes to it while it runs
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -410,8 +416,8 @@ def start_server(args: argparse.Namespace) -> subprocess.Popen[bytes]:
         ],
         cwd=ROOT,
         env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.DEVNULL if log_path is None else subprocess.STDOUT,
         start_new_session=True,
     )
     deadline = time.monotonic() + 30
@@ -423,7 +429,7 @@ def start_server(args: argparse.Namespace) -> subprocess.Popen[bytes]:
         except OSError:
             time.sleep(0.3)
     proc.terminate()
-    raise RuntimeError("gunicorn did not answer /healthz within 30 s")
+    raise RuntimeError(f"gunicorn did not answer /healthz within 30 s (log: {log_path})")
 
 
 def get(port: int, path: str) -> tuple[int, int]:
