@@ -17,6 +17,7 @@ from types import MappingProxyType
 from typing import Any, Literal, TypeVar
 
 from engine.errors import EngineError
+from engine.messages import Params, render
 from engine.rulesets import RULESETS, Ruleset, RulesetError, get_ruleset
 
 FORMAT = "kgr/1"
@@ -106,18 +107,32 @@ def fast_init(cls: type[_T]) -> type[_T]:
 @fast_init
 @dataclass(frozen=True, slots=True)
 class Violation:
-    """One broken rule: a stable dotted ``code``, a ``where`` (spec §4) and a message."""
+    """One broken rule: a stable dotted ``code``, a ``where`` (spec §4) and ``params``.
+
+    ``params`` are plain JSON values (:mod:`engine.messages`); the English ``message`` is
+    rendered from the code and params, never stored, and never read back as data.
+    """
 
     code: str
     where: str
-    message: str
+    params: Params
+
+    @property
+    def message(self) -> str:
+        """The English sentence, prefixed with the place it is about: ``params["path"]``
+        (a JSON path such as ``log[2].ballots[0]``) when given, else ``where``."""
+        if isinstance(self.params, str):  # TRANSITION: remove once every site passes params
+            return self.params
+        prefix = self.params.get("path") or self.where
+        return f"{prefix}: {render(self.code, self.params)}"
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message} [{self.code}]"
 
-    def as_dict(self) -> dict[str, str]:
-        """The CLI's JSON form."""
-        return {"code": self.code, "where": self.where, "message": self.message}
+    def as_dict(self) -> dict[str, Any]:
+        """The CLI's and the API's JSON form: code, where, params and the English message."""
+        params = {} if isinstance(self.params, str) else dict(self.params)  # TRANSITION
+        return {"code": self.code, "where": self.where, "params": params, "message": self.message}
 
 
 class RecordError(EngineError):

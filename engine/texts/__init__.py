@@ -1,0 +1,15 @@
+"""The catalogue's templates by concern, as plain data (no imports back into the engine).
+
+Each part is ``(TEMPLATES, PARAMS)``: ``{key: English template with {named} params}`` and
+``{param name: kind}`` with the kinds of :class:`engine.messages.ParamKind` spelled as
+strings. :mod:`engine.messages` assembles them into the one catalogue.
+"""
+
+from engine.texts import draws, games, records, scoring
+
+PARTS = (
+    (records.TEMPLATES, records.PARAMS),
+    (games.TEMPLATES, games.PARAMS),
+    (scoring.TEMPLATES, scoring.PARAMS),
+    (draws.TEMPLATES, draws.PARAMS),
+)

@@ -1,0 +1,4 @@
+"""Templates: records (see engine.texts)."""
+
+TEMPLATES: dict[str, str] = {}
+PARAMS: dict[str, str] = {}
