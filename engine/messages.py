@@ -19,13 +19,15 @@ assembles them into one catalogue and renders.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from string import Formatter
-from typing import Final, TypeAlias, Union
+from typing import Final, TypeAlias
 
 __all__ = [
     "CATALOGUE",
     "PARAMS",
+    "Message",
     "Param",
     "ParamKind",
     "Params",
@@ -35,7 +37,7 @@ __all__ = [
     "render",
 ]
 
-Param: TypeAlias = Union[int, str, bool, None, Sequence[int], Sequence[str]]
+Param: TypeAlias = int | str | bool | Sequence[int] | Sequence[str] | None
 Params: TypeAlias = Mapping[str, Param]
 
 
@@ -87,6 +89,22 @@ def render(code: str, params: Params) -> str:
     return template.format_map({k: _english(v) for k, v in params.items()})
 
 
+@dataclass(frozen=True, slots=True)
+class Message:
+    """A sentence as data: a catalogue ``code`` and its ``params`` (a draw's warning, a
+    tie, a point line's reason); ``str()`` is the English."""
+
+    code: str
+    params: Params
+
+    def __str__(self) -> str:
+        return render(self.code, self.params)
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON form: code, params and the English message."""
+        return {"code": self.code, "params": dict(self.params), "message": str(self)}
+
+
 def placeholders(template: str) -> tuple[str, ...]:
     """The parameter names a template uses, in order of first use."""
     names: list[str] = []
@@ -113,6 +131,6 @@ def _assemble() -> tuple[dict[str, str], dict[str, ParamKind]]:
     return catalogue, kinds
 
 
-CATALOGUE: Final[Mapping[str, str]]
-PARAMS: Final[Mapping[str, ParamKind]]
-CATALOGUE, PARAMS = _assemble()
+_CATALOGUE, _PARAMS = _assemble()
+CATALOGUE: Final[Mapping[str, str]] = _CATALOGUE
+PARAMS: Final[Mapping[str, ParamKind]] = _PARAMS

@@ -1,0 +1,165 @@
+"""The engine's codes in the reader's language: one table ``{key: gettext_lazy(sentence)}``.
+
+The engine (:mod:`engine.messages`) gives every sentence as a ``code`` and plain JSON
+``params``; this package renders them at read time in the active language. Nothing here
+reads an engine sentence: the table is keyed by the catalogue key (``code`` or
+``code/variant``), its msgids are our own English (changing the engine's wording changes
+no translation key), and each parameter is shown by its kind (:class:`ParamKind`): a
+phase as 第2夜 / noche 2, a list of seats as 1号、7号, an enumerated word translated.
+
+The table is assembled from parts by concern (``records``, ``games``, ``scoring``,
+``draws``), like the engine's catalogue; ``tests/i18n`` renders every catalogue key in
+every language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.utils.formats import number_format
+from django.utils.functional import Promise
+from django.utils.translation import pgettext, pgettext_lazy
+
+from engine.messages import PARAMS, ParamKind, message_key, render
+
+# --- the small words -----------------------------------------------------------------------
+
+#: Enumerated words a parameter of kind ``word`` may hold, translated.
+WORDS: dict[str, Promise] = {}
+
+
+def word_text(value: str) -> str:
+    """An enumerated word (a role, a winner, a JSON kind …) in the active language."""
+    found = WORDS.get(value)
+    return str(found) if found is not None else value
+
+
+def phase_text(label: str | None, on: bool = False) -> str:
+    """``"night 2"`` → 第2夜 / noche 2; ``"day 3 ballot 2"``; ``on``: "killed on night 2".
+
+    A phase is a token of the engine's data (``kind n [ballot k]``), split, not parsed as
+    a sentence; anything else is shown as written.
+    """
+    if not label:
+        return label or ""
+    parts = label.split(" ")
+    if len(parts) not in (2, 4) or parts[0] not in ("night", "day") or not parts[1].isdigit():
+        return label
+    n = parts[1]
+    if len(parts) == 4:
+        if parts[0] != "day" or parts[2] != "ballot" or not parts[3].isdigit():
+            return label
+        return pgettext("phase", "day %(n)s ballot %(k)s") % {"n": n, "k": parts[3]}
+    if parts[0] == "night":
+        text = pgettext("on a phase", "night %(n)s") if on else pgettext("phase", "night %(n)s")
+    else:
+        text = pgettext("on a phase", "day %(n)s") if on else pgettext("phase", "day %(n)s")
+    return text % {"n": n}
+
+
+def _joined(values: Any) -> str:
+    if isinstance(values, (list, tuple)):
+        return pgettext("list separator", ", ").join(str(v) for v in values)
+    return str(values)
+
+
+def seats_text(seats: Any) -> str:
+    """``[1, 7]`` → 1号、7号 / asientos 1, 7; one seat → 3号 / asiento 3."""
+    if not isinstance(seats, (list, tuple)):
+        seats = [seats]
+    if len(seats) == 1:
+        return pgettext("one seat", "seat %(n)s") % {"n": seats[0]}
+    return pgettext("several seats", "seats %(list)s") % {"list": _joined(seats)}
+
+
+def number_text(value: Any) -> str:
+    """A decimal kept as text (``"1.5"``) with the active language's decimal mark."""
+    try:
+        return number_format(Decimal(str(value)))
+    except (InvalidOperation, ValueError):
+        return str(value)
+
+
+_FORMATTERS: Mapping[ParamKind, Callable[[Any], str]] = {
+    ParamKind.INT: str,
+    ParamKind.SEAT: str,
+    ParamKind.SEATS: _joined,
+    ParamKind.INTS: _joined,
+    ParamKind.PHASE: phase_text,
+    ParamKind.TEXT: str,
+    ParamKind.TEXTS: _joined,
+    ParamKind.WORD: lambda v: word_text(str(v)),
+    ParamKind.WORDS: lambda v: _joined([word_text(str(w)) for w in v]),
+    ParamKind.DECIMAL: number_text,
+}
+
+
+def param_text(name: str, value: Any) -> str:
+    """One parameter in the active language, by the kind the engine declares for it."""
+    if value is None:
+        return ""
+    kind = PARAMS.get(name, ParamKind.TEXT)
+    return _FORMATTERS[kind](value)
+
+
+# --- the table -----------------------------------------------------------------------------
+
+#: ``{catalogue key: gettext_lazy(sentence with %(named)s params)}`` — every engine key.
+TEXT: dict[str, Promise] = {}
+
+
+def engine_text(code: str, params: Mapping[str, Any] | None) -> str:
+    """The sentence for ``code`` with ``params`` in the active language.
+
+    A key the table lacks (a newer engine than this table) falls back to the engine's
+    English, so a reader never meets a blank.
+    """
+    params = params or {}
+    template = TEXT.get(message_key(code, params))
+    if template is None:
+        try:
+            return render(code, params)
+        except (KeyError, IndexError, ValueError):
+            return code
+    return str(template) % {name: param_text(name, value) for name, value in params.items()}
+
+
+_PLACES: Mapping[str, Promise] = {
+    "setup": pgettext_lazy("record part", "setup"),
+    "result": pgettext_lazy("record part", "result"),
+    "series": pgettext_lazy("record part", "series"),
+    "awards": pgettext_lazy("record part", "awards"),
+}
+
+
+def where_text(where: str) -> str:
+    """A violation's ``where``: a phase, a part of the record, or a JSON path as written."""
+    found = _PLACES.get(where)
+    return str(found) if found is not None else phase_text(where)
+
+
+def violation_text(code: str, where: str, params: Mapping[str, Any] | None) -> str:
+    """A violation as a reader sees it: ``place: sentence`` (the place a path or ``where``)."""
+    params = params or {}
+    path = params.get("path")
+    place = str(path) if path else where_text(where)
+    return pgettext("where: what", "%(where)s: %(message)s") % {
+        "where": place,
+        "message": engine_text(code, params),
+    }
+
+
+def _assemble() -> None:
+    from league.engine_text import draws, games, records, scoring
+
+    for part in (records, games, scoring, draws):
+        for key in part.TEXT:
+            if key in TEXT:
+                raise RuntimeError(f"engine text {key!r} is defined twice")
+        TEXT.update(part.TEXT)
+        WORDS.update(part.WORDS)
+
+
+_assemble()

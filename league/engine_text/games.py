@@ -1,0 +1,8 @@
+"""The engine's games keys in the reader's language (see league.engine_text)."""
+
+from __future__ import annotations
+
+from django.utils.functional import Promise
+
+TEXT: dict[str, Promise] = {}
+WORDS: dict[str, Promise] = {}
