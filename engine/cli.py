@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import argparse
@@ -19,12 +19,16 @@ if TYPE_CHECKING:
     from engine.validate import Verdict
 
 
-class ValidateArgs(NamedTuple):
-    """The arguments of ``validate``: the files in order and the two switches."""
+class ValidateArgs:
+    """The arguments of ``validate``: the files in order and the two switches (a plain
+    class: a named tuple or a dataclass would cost start-up time)."""
 
-    files: list[str]
-    json: bool
-    series: bool
+    __slots__ = ("files", "json", "series")
+
+    def __init__(self, files: list[str], json: bool, series: bool) -> None:
+        self.files = files
+        self.json = json
+        self.series = series
 
 
 _SWITCHES = ("--json", "--series")
@@ -75,10 +79,15 @@ def read_bytes(path: str) -> bytes:
         os.close(fd)
 
 
+_BOM = b"\xef\xbb\xbf"
+
+
 def _text(path: str) -> str | None:
-    """The file's text, or None when it cannot be read or is not UTF-8."""
+    """The file's text as ``load_file`` decodes it (UTF-8, one leading byte-order mark
+    dropped), or None when it cannot be read or is not UTF-8."""
     try:
-        return read_bytes(path).decode("utf-8-sig")
+        data = read_bytes(path)
+        return (data[3:] if data.startswith(_BOM) else data).decode()
     except (OSError, UnicodeDecodeError):
         return None
 
