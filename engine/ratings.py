@@ -34,6 +34,7 @@ from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
 from engine.errors import EngineError
+from engine.messages import Params
 
 __all__ = [
     "ROLES",
@@ -97,13 +98,13 @@ class RaterOptions:
         for f in fields(self):
             value = getattr(self, f.name)
             if not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise RatingInputError(f"rater option {f.name!r} must be a finite number")
+                raise RatingInputError("ratings.option_number", {"key": f.name})
             if f.name not in ("center", "drift_sd") and value <= 0:
-                raise RatingInputError(f"rater option {f.name!r} must be positive")
+                raise RatingInputError("ratings.option_positive", {"key": f.name})
         if self.drift_sd < 0:
-            raise RatingInputError("rater option 'drift_sd' must not be negative")
+            raise RatingInputError("ratings.option_negative", {"key": "drift_sd"})
         if not 0 < self.police_share < 1:
-            raise RatingInputError("rater option 'police_share' must be between 0 and 1")
+            raise RatingInputError("ratings.option_share", {"key": "police_share"})
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> RaterOptions:
@@ -112,7 +113,7 @@ class RaterOptions:
         unknown = sorted(set(values) - known)
         if unknown:
             raise RatingInputError(
-                f"unknown rater option(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}"
+                "ratings.options_unknown", {"keys": unknown, "allowed": sorted(known)}
             )
         return cls(**values)
 
@@ -225,7 +226,7 @@ class Rater:
             return s[0] + (s[2] + s[4] + s[6]) / 3.0, s[1] + (s[3] + s[5] + s[7]) / 9.0
         slot = _ROLE_SLOT.get(role)
         if slot is None:
-            raise RatingInputError(_bad_role(role))
+            raise RatingInputError("ratings.role", _bad_role(role))
         return s[0] + s[slot], s[1] + s[slot + 1]
 
     def rating(self, player: str, role: str | None = None) -> float:
@@ -271,7 +272,7 @@ class Rater:
                 s = new[:] if create else new
                 fresh.append((pid, s))
             elif s[8] == stamp:
-                raise RatingInputError(_twice(pid))
+                raise RatingInputError("ratings.twice", {"player": str(pid)})
             else:
                 s[8] = stamp
             if role == "killer":
@@ -287,19 +288,19 @@ class Rater:
                 pv += s[1] + s[5]
                 police.append(s)
             else:
-                raise RatingInputError(f"player {pid!r}: {_bad_role(role)}")
+                raise RatingInputError(
+                    "ratings.player_role", {"player": str(pid), **_bad_role(role)}
+                )
         nk = len(killers)
         np_ = len(police)
         nc = len(civs)
         if nk == 0 or np_ + nc == 0:
-            raise RatingInputError(
-                f"a game needs killers and good players; got {nk} killer(s) "
-                f"and {np_ + nc} good player(s)"
-            )
+            raise RatingInputError("ratings.sides", {"killer_count": nk, "good_count": np_ + nc})
         if fresh:
             names = [pid for pid, _ in fresh]
             if len(set(names)) != len(names):
-                raise RatingInputError(_twice(next(p for p in names if names.count(p) > 1)))
+                twice = next(p for p in names if names.count(p) > 1)
+                raise RatingInputError("ratings.twice", {"player": str(twice)})
             if create:
                 players.update(fresh)
         table = self._tables.get((nk + np_ + nc, nk))
@@ -329,7 +330,7 @@ class Rater:
         y = _OUTCOME.get(winner)
         if y is None:
             raise RatingInputError(
-                f"unknown winner {winner!r}; expected one of {', '.join(WINNERS)}"
+                "ratings.winner", {"value": repr(winner), "winners": list(WINNERS)}
             )
         m, v, x, killers, police, civs, table = self._gather(seats, create=True)
         k = 1.0 / math.sqrt(1.0 + _PI_8 * v)
@@ -390,12 +391,8 @@ class Rater:
         return p
 
 
-def _bad_role(role: object) -> str:
-    return f"unknown role {role!r}; expected one of {', '.join(ROLES)}"
-
-
-def _twice(pid: str) -> str:
-    return f"player {pid!r} sits at the table twice"
+def _bad_role(role: object) -> Params:
+    return {"value": repr(role), "roles": list(ROLES)}
 
 
 class RatingHistory:
@@ -408,7 +405,7 @@ class RatingHistory:
 
     def __init__(self, options: RaterOptions | None = None, checkpoint_every: int = 256) -> None:
         if checkpoint_every < 1:
-            raise RatingInputError("checkpoint_every must be at least 1")
+            raise RatingInputError("ratings.checkpoint", {})
         self._opts = options
         self._every = checkpoint_every
         self._games: list[tuple[tuple[tuple[str, str], ...], str]] = []
@@ -460,7 +457,7 @@ class RatingHistory:
     def insert(self, index: int, seats: Seats, winner: str) -> None:
         """Add a forgotten game before game ``index`` and replay every game from it on."""
         if not 0 <= index <= len(self._games):
-            raise RatingInputError(f"cannot insert at {index}: the history has {len(self._games)}")
+            raise RatingInputError("ratings.insert_at", {"index": index, "count": len(self._games)})
         game = (tuple((pid, role) for pid, role in seats), winner)
         Rater(self._opts).update(*game)  # validate first, as in replace()
         tail = [game, *self._games[index:]]
@@ -479,7 +476,7 @@ class RatingHistory:
     def rater_before(self, index: int) -> Rater:
         """A rater as it stood before game ``index`` (``len(self)`` means now)."""
         if not 0 <= index <= len(self._games):
-            raise RatingInputError(f"no game {index}: the history has {len(self._games)}")
+            raise RatingInputError("ratings.no_game", {"index": index, "count": len(self._games)})
         chk = min(index // self._every, len(self._checkpoints) - 1)
         rater = Rater.from_state(self._checkpoints[chk], self._opts)
         for seats, winner in self._games[chk * self._every : index]:
@@ -488,7 +485,7 @@ class RatingHistory:
 
     def _check_index(self, index: int) -> None:
         if not 0 <= index < len(self._games):
-            raise RatingInputError(f"no game {index}: the history has {len(self._games)}")
+            raise RatingInputError("ratings.no_game", {"index": index, "count": len(self._games)})
 
     def _play(self, index: int, game: tuple[tuple[tuple[str, str], ...], str]) -> None:
         seats, winner = game

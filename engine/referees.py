@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy.optimize import linear_sum_assignment
 
+from engine.messages import Message
 from engine.seating.metrics import spread
 from engine.seating.problem import DrawConstraintError, SeatingProblemError
 
@@ -63,7 +64,7 @@ class RefereeOptions:
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise SeatingProblemError([f"option {f.name} must be a non-negative integer"])
+                raise SeatingProblemError([Message("draw.option", {"key": f.name})])
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ class RefereePlan:
 
     rounds: tuple[tuple[str, ...], ...]
     metrics: RefereeMetrics
-    warnings: tuple[str, ...]
+    warnings: tuple[Message, ...]
 
 
 def _overlap(a: Sequence[Sequence[int]], b: Sequence[Sequence[int]], n: int) -> FloatMatrix:
@@ -243,15 +244,16 @@ def assign_referees(
     started = time.perf_counter()
     opts = options or RefereeOptions()
     refs = list(referees)
-    problems = []
+    problems: list[Message] = []
     if not refs:
-        problems.append("no referees")
+        problems.append(Message("referees.none", {}))
     if len(set(refs)) != len(refs):
-        problems.append("referee ids are not unique")
+        problems.append(Message("referees.not_unique", {}))
     known = set(refs)
     pairs = {(str(r), str(p)) for r, p in conflicts}
     problems += [
-        f"conflict names unknown referee {r}" for r in sorted({r for r, _ in pairs} - known)
+        Message("referees.conflict_unknown", {"referee": r})
+        for r in sorted({r for r, _ in pairs} - known)
     ]
     if problems:
         raise SeatingProblemError(problems)
@@ -501,14 +503,16 @@ def _check_fixed(
 ) -> list[list[int]]:
     """Referees of rounds already played, as indices; kept as history, not checked."""
     if len(fixed) > len(layout):
-        raise SeatingProblemError(["more fixed referee rounds than rounds"])
+        raise SeatingProblemError([Message("referees.fixed_rounds", {})])
     out = []
     for t, refs in enumerate(fixed):
         if len(refs) != len(layout[t]):
-            raise SeatingProblemError([f"fixed referees of round {t + 1} do not match its tables"])
-        unknown = [r for r in refs if r not in rindex]
+            raise SeatingProblemError([Message("referees.fixed_tables", {"round": t + 1})])
+        unknown = [str(r) for r in refs if r not in rindex]
         if unknown:
-            raise SeatingProblemError([f"fixed round {t + 1} names unknown referees {unknown}"])
+            raise SeatingProblemError(
+                [Message("referees.fixed_unknown", {"round": t + 1, "referees": unknown})]
+            )
         out.append([rindex[r] for r in refs])
     return out
 
@@ -526,17 +530,25 @@ def _check_round(
     m, k = blocked.shape
     if m > k:
         raise DrawConstraintError(
-            "referee_count", f"round {t + 1}: {m} tables but only {k} referees", round=t + 1
+            "referee_count",
+            "referees.too_few",
+            {"round": t + 1, "tables": m, "count": k},
+            round=t + 1,
         )
     for j in range(m):
         if blocked[j].all():
-            who = "; ".join(
-                f"{refs[r]} with {layout[t][j][int(np.flatnonzero(conflict[rnd[j], r])[0])]}"
-                for r in range(k)
-            )
+            # each referee with the first player at the table they conflict with
+            names = [layout[t][j][int(np.flatnonzero(conflict[rnd[j], r])[0])] for r in range(k)]
             raise DrawConstraintError(
                 "referee_conflict",
-                f"round {t + 1}, table {j + 1}: every referee has a conflict there ({who})",
+                "referees.all_conflict",
+                {
+                    "round": t + 1,
+                    "table": j + 1,
+                    "referees": list(refs),
+                    "names": names,
+                    **({"variant": "several"} if k > 1 else {}),
+                },
                 round=t + 1,
             )
     rows, cols = linear_sum_assignment(blocked.astype(float))
@@ -545,8 +557,8 @@ def _check_round(
         open_refs = sorted({refs[c] for j in range(m) for c in np.flatnonzero(~blocked[j])})
         raise DrawConstraintError(
             "referee_conflict",
-            f"round {t + 1}: conflicts leave tables {stuck} without a referee; the "
-            f"{m} tables can only share referees {open_refs}",
+            "referees.stuck",
+            {"round": t + 1, "table_numbers": stuck, "tables": m, "referees": open_refs},
             round=t + 1,
         )
 
@@ -584,11 +596,10 @@ def _finish(
     )
     warnings = []
     if repeats > bound:
-        warnings.append(
-            f"players meet the same referee {repeats} extra times; the lower bound is {bound}"
-        )
+        warnings.append(Message("referees.repeats", {"count": repeats, "bound": bound}))
     if metrics.load_max - metrics.load_min > 1:
-        warnings.append(f"referee loads range from {metrics.load_min} to {metrics.load_max} tables")
+        loads = {"lo": metrics.load_min, "hi": metrics.load_max}
+        warnings.append(Message("referees.loads", loads))
     return RefereePlan(
         rounds=tuple(tuple(refs[r] for r in assigned) for assigned in plan),
         metrics=metrics,

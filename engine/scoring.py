@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal, TypeVar
 
 from engine.errors import EngineError
+from engine.messages import Message, Params, render
 
 if TYPE_CHECKING:
     from engine.record import GameRecord
@@ -100,18 +101,18 @@ class ScoringProfile:
 
     def __post_init__(self) -> None:
         if not self.id or self.id != self.id.strip() or " " in self.id:
-            raise ProfileError(f"profile id must be a non-empty word, got {self.id!r}")
-        if type(self.version) is not int or self.version < 1:
-            raise ProfileError(f"profile {self.id}: version must be an integer >= 1")
-        if type(self.warning_threshold) is not int or self.warning_threshold < 1:
-            raise ProfileError(f"profile {self.id}: warning_threshold must be an integer >= 1")
+            raise ProfileError("profile.id", {"value": repr(self.id)})
+        for name in ("version", "warning_threshold"):
+            value = getattr(self, name)
+            if type(value) is not int or value < 1:
+                raise ProfileError("profile.at_least_one", {"profile": self.id, "key": name})
         for name in _DECIMAL_FIELDS:
             value = getattr(self, name)
             if not isinstance(value, Decimal) or not value.is_finite():
-                raise ProfileError(f"profile {self.id}: {name} must be a finite Decimal")
+                raise ProfileError("profile.not_decimal", {"profile": self.id, "key": name})
         for name in _MAGNITUDE_FIELDS:
             if getattr(self, name) < 0:
-                raise ProfileError(f"profile {self.id}: {name} must not be negative")
+                raise ProfileError("profile.negative", {"profile": self.id, "key": name})
 
     @property
     def key(self) -> str:
@@ -162,8 +163,9 @@ def get_profile(key: str) -> ScoringProfile:
     try:
         return PROFILES[key]
     except KeyError:
-        known = ", ".join(sorted(PROFILES))
-        raise ProfileError(f"unknown scoring profile {key!r}; known: {known}") from None
+        raise ProfileError(
+            "profile.unknown", {"profile": key, "profiles": sorted(PROFILES)}
+        ) from None
 
 
 _PROFILE_KEYS = frozenset(f.name for f in fields(ScoringProfile)) | {"base"}
@@ -179,20 +181,19 @@ def profile_from_dict(data: Mapping[str, object]) -> ScoringProfile:
     """
     unknown = sorted(set(data) - _PROFILE_KEYS)
     if unknown:
-        allowed = ", ".join(sorted(_PROFILE_KEYS))
         raise ProfileError(
-            f"unknown scoring profile key(s): {', '.join(unknown)}; allowed: {allowed}"
+            "profile.unknown_keys", {"keys": unknown, "allowed": sorted(_PROFILE_KEYS)}
         )
     for required in ("id", "version"):
         if required not in data:
-            raise ProfileError(f"scoring profile needs {required!r}")
+            raise ProfileError("profile.missing_key", {"key": required})
     base_key = data.get("base", DEFAULT_PROFILE.key)
     if not isinstance(base_key, str):
-        raise ProfileError("scoring profile 'base' must be a profile key string")
+        raise ProfileError("profile.base_type", {})
     base = get_profile(base_key)
     ident = data["id"]
     if not isinstance(ident, str):
-        raise ProfileError("scoring profile 'id' must be a string")
+        raise ProfileError("profile.id_type", {})
 
     def dec(name: str, default: Decimal) -> Decimal:
         return _to_decimal(data[name], name) if name in data else default
@@ -202,7 +203,7 @@ def profile_from_dict(data: Mapping[str, object]) -> ScoringProfile:
             return default
         value = data[name]
         if type(value) is not int:
-            raise ProfileError(f"scoring profile {name!r} must be an integer, got {value!r}")
+            raise ProfileError("profile.not_integer", {"key": name, "value": repr(value)})
         return value
 
     return ScoringProfile(
@@ -223,14 +224,15 @@ def profile_from_dict(data: Mapping[str, object]) -> ScoringProfile:
 
 def _to_decimal(value: object, name: str) -> Decimal:
     """Exact Decimal from str/int/Decimal, or a float by its repr (never its binary value)."""
+    shown = {"key": name, "value": repr(value)}
     if isinstance(value, bool) or not isinstance(value, str | int | float | Decimal):
-        raise ProfileError(f"scoring profile {name!r} must be a number, got {value!r}")
+        raise ProfileError("profile.not_number", shown)
     try:
         result = Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
     except InvalidOperation:
-        raise ProfileError(f"scoring profile {name!r} must be a number, got {value!r}") from None
+        raise ProfileError("profile.not_number", shown) from None
     if not result.is_finite():
-        raise ProfileError(f"scoring profile {name!r} must be finite, got {value!r}")
+        raise ProfileError("profile.not_finite", shown)
     return result
 
 
@@ -275,54 +277,61 @@ class GameSummary:
     awards: tuple[AwardInfo, ...] = ()
 
     def __post_init__(self) -> None:
-        where = f"game {self.game}"
+        game = self.game
         if self.status not in STATUSES:
-            raise SummaryError(f"{where}: unknown status {self.status!r}")
+            raise SummaryError("summary.status", {"label": game, "value": repr(self.status)})
         if (self.winner is None) != (self.status == "in-progress"):
-            raise SummaryError(f"{where}: a {self.status} game must {_winner_rule(self.status)}")
+            variant = "absent" if self.status == "in-progress" else "present"
+            raise SummaryError(
+                "summary.winner", {"variant": variant, "label": game, "status": self.status}
+            )
         if self.winner is not None and self.winner not in WINNERS:
-            raise SummaryError(f"{where}: unknown winner {self.winner!r}")
+            raise SummaryError(
+                "summary.winner_unknown", {"label": game, "value": repr(self.winner)}
+            )
         numbers = [s.seat for s in self.seats]
         if not numbers or len(set(numbers)) != len(numbers):
-            raise SummaryError(f"{where}: seats must be present and distinct")
+            raise SummaryError("summary.seats", {"label": game})
         players = Counter(s.player for s in self.seats)
         twice = sorted(p for p, n in players.items() if n > 1 or not p)
         if twice:
-            raise SummaryError(f"{where}: players must be non-empty and unique: {twice}")
+            raise SummaryError("summary.players", {"label": game, "names": twice})
         for info in self.seats:
             if info.role not in ROLES:
-                raise SummaryError(f"{where} seat {info.seat}: unknown role {info.role!r}")
+                raise SummaryError(
+                    "summary.role", {"label": game, "seat": info.seat, "value": repr(info.role)}
+                )
         known = set(numbers)
         if self.status == "result-only" and (
             self.night1_victim is not None or self.night1_suspects or self.ejected
         ):
-            raise SummaryError(f"{where}: a result-only game has no victim, suspects or ejections")
+            raise SummaryError("summary.result_only", {"label": game})
         if self.night1_victim is None and self.night1_suspects:
-            raise SummaryError(f"{where}: day-1 suspects without a night-1 victim")
+            raise SummaryError("summary.suspects_no_victim", {"label": game})
         mentioned = [*self.night1_suspects, *self.ejected, *(a.seat for a in self.awards)]
         if self.night1_victim is not None:
             mentioned.append(self.night1_victim)
         for seat in mentioned:
             if seat not in known:
-                raise SummaryError(f"{where}: seat {seat} is not at the table")
+                raise SummaryError("summary.seat_absent", {"label": game, "seat": seat})
         if len(set(self.night1_suspects)) != len(self.night1_suspects) or (
             self.night1_victim in self.night1_suspects
         ):
-            raise SummaryError(f"{where}: suspects must be distinct seats other than the speaker")
+            raise SummaryError("summary.suspects_distinct", {"label": game})
         killers = sum(1 for s in self.seats if s.role == "killer")
         if len(self.night1_suspects) > killers:
-            raise SummaryError(f"{where}: more suspects named than the {killers} killers dealt")
+            raise SummaryError("summary.suspects_count", {"label": game, "count": killers})
         if len(set(self.ejected)) != len(self.ejected):
-            raise SummaryError(f"{where}: a seat is ejected twice")
+            raise SummaryError("summary.ejected_twice", {"label": game})
         for award in self.awards:
-            _check_award(award, where)
+            _check_award(award, game)
 
     def seat(self, number: int) -> SeatInfo:
         """The seat with this number."""
         for info in self.seats:
             if info.seat == number:
                 return info
-        raise SummaryError(f"game {self.game}: seat {number} is not at the table")
+        raise SummaryError("summary.seat_absent", {"label": self.game, "seat": number})
 
 
 def summarize(record: GameRecord, game: str) -> GameSummary:
@@ -340,7 +349,7 @@ def summarize(record: GameRecord, game: str) -> GameSummary:
     awards = tuple(
         AwardInfo(
             a.seat,
-            _pick(a.kind.value, AWARD_KINDS, "award kind"),
+            _pick(a.kind.value, AWARD_KINDS, "award_kind"),
             _award_points(a.points),
             a.reason or "",
         )
@@ -367,11 +376,12 @@ def summarize(record: GameRecord, game: str) -> GameSummary:
 
 
 def _pick(value: str, options: tuple[_T, ...], what: str) -> _T:
-    """``value`` as one of the literal ``options`` (a record enum's value, typed)."""
+    """``value`` as one of the literal ``options`` (a record enum's value, typed); ``what``
+    names the field (``role``, ``award_kind``, ``winner``)."""
     for option in options:
         if option == value:
             return option
-    raise SummaryError(f"unknown {what} {value!r}")
+    raise SummaryError("summary.unknown", {"variant": what, "value": repr(value)})
 
 
 def _award_points(points: float | None) -> Decimal:
@@ -381,19 +391,16 @@ def _award_points(points: float | None) -> Decimal:
     return Decimal(repr(points)) if isinstance(points, float) else Decimal(points)
 
 
-def _winner_rule(status: Status) -> str:
-    return "have no winner" if status == "in-progress" else "have a winner"
-
-
-def _check_award(award: AwardInfo, where: str) -> None:
+def _check_award(award: AwardInfo, game: str) -> None:
+    where: dict[str, str | int] = {"label": game, "seat": award.seat}
     if award.kind not in AWARD_KINDS:
-        raise SummaryError(f"{where} seat {award.seat}: unknown award kind {award.kind!r}")
+        raise SummaryError("summary.award_kind", {**where, "value": repr(award.kind)})
     if not isinstance(award.points, Decimal) or not award.points.is_finite():
-        raise SummaryError(f"{where} seat {award.seat}: award points must be a finite Decimal")
+        raise SummaryError("summary.award_points", where)
     if award.kind == "warning" and award.points != 0:
-        raise SummaryError(f"{where} seat {award.seat}: a warning carries no points")
+        raise SummaryError("summary.warning_points", where)
     if award.kind != "warning" and award.points <= 0:
-        raise SummaryError(f"{where} seat {award.seat}: a {award.kind} needs positive points")
+        raise SummaryError("summary.award_positive", {**where, "kind": award.kind})
 
 
 # --- scoring one game -------------------------------------------------------------------
@@ -401,13 +408,26 @@ def _check_award(award: AwardInfo, where: str) -> None:
 
 @dataclass(frozen=True)
 class PointItem:
-    """One line of a player's points, with the reason a player can read."""
+    """One line of a player's points, with its reason as data: a catalogue ``code``
+    (``points.<kind>``) and ``params`` (numbers as decimal text, counts, seats, the
+    referee's own words as ``note``); ``reason`` is the English a player reads."""
 
     game: str
     player: str
     kind: ItemKind
     points: Decimal
-    reason: str
+    code: str
+    params: Params = field(default_factory=dict, hash=False)
+
+    @property
+    def reason(self) -> str:
+        """The line's reason in English, rendered from ``code`` and ``params``."""
+        return render(self.code, self.params)
+
+    @property
+    def message(self) -> Message:
+        """The reason as a :class:`Message` (code and params)."""
+        return Message(self.code, self.params)
 
 
 @dataclass(frozen=True)
@@ -442,7 +462,7 @@ class GameScore:
     profile: str
     scored: bool
     players: tuple[PlayerScore, ...]
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[Message, ...] = ()
 
     @property
     def points(self) -> dict[str, Decimal]:
@@ -460,7 +480,7 @@ def score_game(summary: GameSummary, profile: ScoringProfile = DEFAULT_PROFILE) 
             profile=profile.key,
             scored=False,
             players=(),
-            warnings=(f"{summary.game}: in-progress record skipped (no result to score)",),
+            warnings=(Message("scoring.in_progress", {"label": summary.game}),),
         )
     return GameScore(
         game=summary.game,
@@ -475,46 +495,45 @@ def score_game(summary: GameSummary, profile: ScoringProfile = DEFAULT_PROFILE) 
 def _score_seat(summary: GameSummary, info: SeatInfo, profile: ScoringProfile) -> PlayerScore:
     items: list[PointItem] = []
 
-    def add(kind: ItemKind, points: Decimal, reason: str) -> None:
-        items.append(PointItem(summary.game, info.player, kind, points, reason))
+    def add(kind: ItemKind, points: Decimal, code: str, params: Params) -> None:
+        items.append(PointItem(summary.game, info.player, kind, points, code, params))
 
     outcome = _outcome(summary.winner, info.role)
     if outcome == "draw":
-        add("result", profile.draw, "drawn game")
+        add("result", profile.draw, "points.result", {"variant": "draw"})
     elif outcome == "win":
-        add("result", profile.win_points(side_of(info.role)), f"won: {summary.winner} side won")
+        won = {"variant": "win", "winner": summary.winner}
+        add("result", profile.win_points(side_of(info.role)), "points.result", won)
     else:
-        add("result", profile.loss, f"lost: {summary.winner} side won")
+        add("result", profile.loss, "points.result", {"variant": "loss", "winner": summary.winner})
 
     mine = [a for a in summary.awards if a.seat == info.seat]
     bonuses = [a for a in mine if a.kind == "bonus"]
     for award in bonuses:
-        add("bonus", award.points, _labelled("referee bonus", award.reason))
+        add("bonus", award.points, "points.bonus", _noted(award.reason))
     excess = sum((a.points for a in bonuses), Decimal("0")) - profile.bonus_cap
     if excess > 0:
-        cap = format_points(profile.bonus_cap)
-        add("bonus-cap", -excess, f"referee bonuses capped at +{cap} per game")
+        cap = {"points": format_points(profile.bonus_cap)}
+        add("bonus-cap", -excess, "points.bonus_cap", cap)
     for award in mine:
         if award.kind == "penalty":
-            add("penalty", -award.points, _labelled("referee penalty", award.reason))
+            add("penalty", -award.points, "points.penalty", _noted(award.reason))
     warnings = [a for a in mine if a.kind == "warning"]
     for count, award in enumerate(warnings, start=1):
-        add("warning", Decimal("0"), _labelled(f"warning {count}", award.reason))
+        add("warning", Decimal("0"), "points.warning", {**_noted(award.reason), "count": count})
     if len(warnings) >= profile.warning_threshold:
-        add(
-            "warnings",
-            -profile.warning_penalty,
-            f"{profile.warning_threshold} warnings in one game: automatic penalty (once)",
-        )
+        threshold = {"count": profile.warning_threshold}
+        add("warnings", -profile.warning_penalty, "points.warnings", threshold)
     if info.seat in summary.ejected:
-        add("ejection", -profile.ejection_penalty, "ejected by the referee")
+        add("ejection", -profile.ejection_penalty, "points.ejection", {})
 
     victim = summary.night1_victim == info.seat
     if victim and side_of(info.role) == "good":
         for suspect in summary.night1_suspects:
             named = summary.seat(suspect)
             if named.role == "killer":
-                add("best-guess", profile.best_guess, f"best guess: named {_who(named)}, a killer")
+                guessed: Params = {"seat": named.seat, "player": named.player}
+                add("best-guess", profile.best_guess, "points.best_guess", guessed)
     return PlayerScore(info.player, info.seat, info.role, outcome, victim, tuple(items))
 
 
@@ -524,9 +543,6 @@ def _outcome(winner: Winner | None, role: Role) -> Outcome:
     return "win" if winner == side_of(role) else "loss"
 
 
-def _labelled(label: str, reason: str) -> str:
-    return f"{label}: {reason}" if reason else label
-
-
-def _who(info: SeatInfo) -> str:
-    return f"seat {info.seat} ({info.player})"
+def _noted(note: str) -> dict[str, str]:
+    """The params of a referee's award line: its ``note`` variant when they wrote one."""
+    return {"variant": "note", "note": note} if note else {}

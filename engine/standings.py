@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from engine.errors import EngineError
+from engine.messages import Message, Params
 from engine.scoring import (
     DEFAULT_PROFILE,
     GameScore,
@@ -49,7 +50,7 @@ def compensation(games: int, night1_deaths: int, factor: Decimal) -> Decimal:
     an organiser's factor might, and half up is what people do by hand).
     """
     if games < 0 or night1_deaths < 0 or night1_deaths > games:
-        raise StandingsError(f"Ci needs 0 <= K <= N, got K={night1_deaths}, N={games}")
+        raise StandingsError("standings.ci_range", {"count": night1_deaths, "games": games})
     value = min(night1_deaths * factor / _divisor(games, factor), factor)
     return value.quantize(Decimal("0.01"), ROUND_HALF_UP)
 
@@ -176,21 +177,22 @@ def validate_precedence(keys: Iterable[str]) -> tuple[str, ...]:
     """
     precedence = tuple(keys)
     problems: list[str] = []
+    params: dict[str, list[str]] = {"known": list(METRICS)}
     if not precedence:
-        problems.append("precedence is empty")
+        problems.append("empty")
     unknown = [k for k in precedence if k not in METRICS]
     if unknown:
-        problems.append(f"unknown metric(s) {', '.join(map(repr, unknown))}")
+        problems.append("unknown")
+        params["metrics"] = unknown
     repeated = sorted({k for k in precedence if precedence.count(k) > 1})
     if repeated:
-        problems.append(f"repeated metric(s) {', '.join(map(repr, repeated))}")
+        problems.append("repeated")
+        params["repeated"] = repeated
     if LOTS in precedence[:-1]:
-        problems.append(f"{LOTS!r} must be the last metric")
+        problems.append("lots")
     if problems:
-        known = ", ".join(METRICS)
-        raise PrecedenceError(
-            f"invalid tie-break precedence: {'; '.join(problems)} (known metrics: {known})"
-        )
+        # one sentence naming every problem: the variant lists them (engine.texts.scoring)
+        raise PrecedenceError("standings.precedence", {"variant": "+".join(problems), **params})
     return precedence
 
 
@@ -246,14 +248,14 @@ class Standings:
     precedence: tuple[str, ...]
     seed: int
     lots: tuple[str, ...]
-    warnings: tuple[str, ...]
+    warnings: tuple[Message, ...]
 
     def row(self, player: str) -> StandingRow:
         """The row of ``player``."""
         for row in self.rows:
             if row.player == player:
                 return row
-        raise StandingsError(f"player {player!r} has no scored game in this standing")
+        raise StandingsError("standings.no_player", {"player": player})
 
     def explain(self, a: str, b: str) -> Explanation:
         """Which metric separated ``a`` and ``b`` and with what values, or that none did."""
@@ -359,16 +361,18 @@ def _tally(games: Sequence[GameScore], profile: ScoringProfile, seed: int) -> li
         n = len(scores)
         k = sum(1 for s in scores if _killed_night1_as_good(s))
         ci = compensation(n, k, factor)
-        reason = (
-            f"compensation (Ci) for a lost game after a night-1 death: "
-            f"min({k} × {factor} / {_divisor(n, factor)}, {factor}) with {n} games"
-        )
+        reason: Params = {
+            "count": k,
+            "factor": str(factor),
+            "divisor": _divisor(n, factor),
+            "games": n,
+        }
         items: list[PointItem] = []
         total_ci = Decimal("0")
         for label, score in played:
             items.extend(score.items)
             if _killed_night1_as_good(score) and score.outcome == "loss":
-                items.append(PointItem(label, player, "ci", ci, reason))
+                items.append(PointItem(label, player, "ci", ci, "points.ci", reason))
                 total_ci += ci
         tallies.append(
             PlayerTally(

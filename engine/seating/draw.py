@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from engine.messages import Message, Param, Params
 from engine.seating.designs import (
     DesignArray,
     candidate_designs,
@@ -78,7 +79,7 @@ class SeatingDraw:
     rounds: tuple[SeatingRound, ...]
     metrics: SeatingMetrics
     method: str
-    warnings: tuple[str, ...]
+    warnings: tuple[Message, ...]
 
 
 def _round_plans(
@@ -93,36 +94,33 @@ def _round_plans(
         if count < sizes[0]:
             raise DrawConstraintError(
                 "table_size",
-                f"round {t}: {count} players present, fewer than the minimum table size {sizes[0]}",
+                "draw.too_few_players",
+                {"round": t, "count": count, "min": sizes[0]},
                 round=t,
             )
         if problem.tables is not None:
             if partition(count, problem.tables, sizes) is None:
-                raise DrawConstraintError(
-                    "tables",
-                    f"round {t}: {count} players present cannot sit at exactly "
-                    f"{problem.tables} table{'s' if problem.tables != 1 else ''} with sizes "
-                    f"{_sizes_text(sizes)}",
-                    round=t,
-                )
+                shape, params = _sizes_params(sizes)
+                variant = f"one_{shape}" if problem.tables == 1 else shape
+                params.update(variant=variant, round=t, count=count, tables=problem.tables)
+                raise DrawConstraintError("tables", "draw.table_count", params, round=t)
             counts: tuple[int, ...] = (problem.tables,)
         else:
             counts = feasible_table_counts(count, sizes)
             if not counts:
-                raise DrawConstraintError(
-                    "table_size",
-                    f"round {t}: {count} players present cannot be split into tables "
-                    f"of sizes {_sizes_text(sizes)}",
-                    round=t,
-                )
+                shape, params = _sizes_params(sizes)
+                params.update(variant=shape, round=t, count=count)
+                raise DrawConstraintError("table_size", "draw.table_sizes", params, round=t)
         plans.append((present, counts))
     return plans
 
 
-def _sizes_text(sizes: Sequence[int]) -> str:
+def _sizes_params(sizes: Sequence[int]) -> tuple[str, dict[str, Param]]:
+    """Table sizes as the params of a sentence: a ``range`` (``min``–``max``) when they
+    run without a gap, else a ``list`` (``sizes``)."""
     if list(sizes) == list(range(sizes[0], sizes[-1] + 1)):
-        return f"{sizes[0]}–{sizes[-1]}"
-    return ", ".join(str(s) for s in sizes)
+        return "range", {"min": sizes[0], "max": sizes[-1]}
+    return "list", {"sizes": list(sizes)}
 
 
 def _check_avoid_possible(
@@ -143,9 +141,16 @@ def _check_avoid_possible(
             if mates < smallest - 1:
                 raise DrawConstraintError(
                     "avoid",
-                    f"player {a} must not meet {len(shunned[a] & here)} of the "
-                    f"{len(here)} players present in round {t}, leaving {mates} possible "
-                    f"table-mates where a table of {smallest} needs {smallest - 1}",
+                    "draw.avoid_too_many",
+                    {
+                        "player": a,
+                        "count": len(shunned[a] & here),
+                        "n": len(here),
+                        "round": t,
+                        "mates": mates,
+                        "min": smallest,
+                        "need": smallest - 1,
+                    },
                     round=t,
                 )
     for a, b in sorted(problem.avoid):
@@ -153,8 +158,8 @@ def _check_avoid_possible(
             if max(counts) == 1 and index[a] in present and index[b] in present:
                 raise DrawConstraintError(
                     "avoid",
-                    f"players {a} and {b} must not meet but round {t} seats everyone "
-                    "present at a single table",
+                    "draw.avoid_one_table",
+                    {"player": a, "other": b, "round": t},
                     round=t,
                 )
 
@@ -226,7 +231,7 @@ def draw_seating(
     )
     rng = np.random.default_rng(problem.seed)
     method, assign = "fixed rounds only", np.zeros((0, n), dtype=np.int64)
-    relief_note = ""
+    relief_note: Params | None = None
     if plans:
 
         def search(w: Weights, at: float, width: float) -> list[tuple[str, IntArray]]:
@@ -276,17 +281,18 @@ def draw_seating(
                     method, assign = other_method, other  # better on both: nothing traded
                 elif other_top == top + 1 and loose * (100 + percent) < strict * 100:
                     method, assign = other_method, other
-                    relief_note = (
-                        f"some pairs meet {other_top} times, above the bound of "
-                        f"{bounds.max_meetings} on the most meetings of one pair, because "
-                        f"that cuts repeat meetings from {strict} to {loose}"
-                    )
+                    relief_note = {
+                        "max": other_top,
+                        "bound": bounds.max_meetings,
+                        "hi": strict,
+                        "lo": loose,
+                    }
     report(0.9)
-    warnings: list[str] = []
+    warnings: list[Message] = []
     _check_avoid_met(problem, assign, fixed)
     warnings.extend(_fixed_round_warnings(problem))
-    if relief_note:
-        warnings.append(relief_note)
+    if relief_note is not None:
+        warnings.append(Message("draw.cap_relief", relief_note))
     rounds_idx = fixed_idx + [_tables_of(row) for row in assign]
     smallest = min((len(table) for rnd in rounds_idx for table in rnd if table), default=1)
     seat_cap = -(-problem.rounds // smallest)
@@ -305,16 +311,17 @@ def draw_seating(
     metrics = seating_metrics(problem, [r.tables for r in rounds], bounds)
     if metrics.club_meetings:
         warnings.append(
-            f"{metrics.club_meetings} club-mate meetings in rounds 1–"
-            f"{problem.club_apart_rounds} could not be avoided"
+            Message(
+                "draw.club_meetings",
+                {"count": metrics.club_meetings, "rounds": problem.club_apart_rounds},
+            )
         )
     if metrics.seat_excess:
         warnings.append(
-            f"a player holds one seat number {metrics.seat_max} times, above the ideal "
-            f"{metrics.seat_ideal}"
+            Message("draw.seat_excess", {"max": metrics.seat_max, "ideal": metrics.seat_ideal})
         )
     if cut_short[0]:
-        warnings.append("the time limit cut the search short; a longer limit may be fairer")
+        warnings.append(Message("draw.cut_short", {}))
     report(1.0)
     return SeatingDraw(problem, rounds, metrics, method, tuple(warnings))
 
@@ -685,13 +692,13 @@ def _check_avoid_met(problem: SeatingProblem, assign: IntArray, fixed: int) -> N
             if row[i] >= 0 and row[i] == row[j]:
                 raise DrawConstraintError(
                     "avoid",
-                    f"players {a} and {b} must not meet but no draw found keeps them apart "
-                    f"in round {t}; too many avoid pairs for the tables available",
+                    "draw.avoid_unmet",
+                    {"player": a, "other": b, "round": t},
                     round=t,
                 )
 
 
-def _fixed_round_warnings(problem: SeatingProblem) -> list[str]:
+def _fixed_round_warnings(problem: SeatingProblem) -> list[Message]:
     """Earlier rounds are history: report, not fix, what they broke."""
     out = []
     for t, rnd in enumerate(problem.fixed_rounds, start=1):
@@ -699,5 +706,5 @@ def _fixed_round_warnings(problem: SeatingProblem) -> list[str]:
             seated = set(table)
             for a, b in sorted(problem.avoid):
                 if a in seated and b in seated:
-                    out.append(f"fixed round {t} already seats {a} with {b}")
+                    out.append(Message("draw.fixed_avoid", {"round": t, "player": a, "other": b}))
     return out

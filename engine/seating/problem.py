@@ -13,6 +13,7 @@ from functools import cached_property
 from typing import Any, TypeVar
 
 from engine.errors import EngineError
+from engine.messages import Message, Params
 
 __all__ = [
     "DrawConstraintError",
@@ -24,25 +25,40 @@ __all__ = [
 
 
 class SeatingProblemError(EngineError):
-    """The problem itself is malformed; ``problems`` lists every violation found."""
+    """The problem itself is malformed; ``problems`` lists every violation found, each a
+    :class:`Message` (``draw.*`` or ``referees.*``).
 
-    def __init__(self, problems: Iterable[str]) -> None:
+    ``code`` and ``params`` are the first problem's (the whole error when there is one,
+    as there usually is); ``str()`` is every problem in English, joined by ``"; "``. To
+    show the error in another language, render each of ``problems``.
+    """
+
+    def __init__(self, problems: Iterable[Message]) -> None:
         self.problems = tuple(problems)
-        super().__init__("; ".join(self.problems))
+        if not self.problems:
+            raise ValueError("a SeatingProblemError needs at least one problem")
+        first = self.problems[0]
+        super().__init__(first.code, first.params)
+
+    def __str__(self) -> str:
+        return "; ".join(str(p) for p in self.problems)
 
 
 class DrawConstraintError(EngineError):
     """A hard constraint cannot be met; ``constraint`` names which one.
 
-    ``constraint`` is a stable code (``"avoid"``, ``"table_size"``, ``"tables"``,
-    ``"referee_conflict"``, ``"referee_count"``, ``"fixed_rounds"``) so callers can
-    translate the message; ``round`` is 1-based when the failure belongs to one round.
+    ``constraint`` is a stable name (``"avoid"``, ``"table_size"``, ``"tables"``,
+    ``"referee_conflict"``, ``"referee_count"``, ``"fixed_rounds"``) of the rule at fault;
+    ``code`` and ``params`` say what exactly (``draw.*``, ``referees.*``); ``round`` is
+    1-based when the failure belongs to one round.
     """
 
-    def __init__(self, constraint: str, message: str, *, round: int | None = None) -> None:
+    def __init__(
+        self, constraint: str, code: str, params: Params, *, round: int | None = None
+    ) -> None:
         self.constraint = constraint
         self.round = round
-        super().__init__(message)
+        super().__init__(code, params)
 
 
 @dataclass(frozen=True)
@@ -73,7 +89,7 @@ class SearchOptions:
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise SeatingProblemError([f"option {f.name} must be a non-negative integer"])
+                raise SeatingProblemError([Message("draw.option", {"key": f.name})])
 
 
 _O = TypeVar("_O")
@@ -84,7 +100,7 @@ def options_from_mapping(cls: type[_O], data: Mapping[str, Any]) -> _O:
     known = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     unknown = sorted(set(data) - known)
     if unknown:
-        raise SeatingProblemError([f"unknown option {key!r}" for key in unknown])
+        raise SeatingProblemError([Message("draw.option_unknown", {"key": k}) for k in unknown])
     return cls(**data)
 
 
@@ -144,56 +160,58 @@ class SeatingProblem:
         self._validate()
 
     def _validate(self) -> None:
-        problems: list[str] = []
+        problems: list[Message] = []
+
+        def problem(code: str, params: Params | None = None) -> None:
+            problems.append(Message(code, params or {}))
+
         ids = set(self.players)
         if len(ids) != len(self.players):
-            problems.append("player ids are not unique")
+            problem("draw.players_not_unique")
         if not self.players:
-            problems.append("no players")
+            problem("draw.no_players")
         if self.rounds < 1:
-            problems.append("rounds must be at least 1")
+            problem("draw.no_rounds")
         if not 1 <= self.min_table <= self.max_table:
-            problems.append(
-                f"table sizes [{self.min_table}, {self.max_table}] are not a valid range"
-            )
+            problem("draw.table_range", {"min": self.min_table, "max": self.max_table})
         if self.tables is not None and self.tables < 1:
-            problems.append("tables must be at least 1 when given")
+            problem("draw.no_tables")
         if self.club_apart_rounds < 0:
-            problems.append("club_apart_rounds must not be negative")
+            problem("draw.club_apart_rounds")
         if self.allowed_sizes is not None and not self.sizes():
-            problems.append(f"no allowed table size lies in [{self.min_table}, {self.max_table}]")
+            problem("draw.no_allowed_size", {"min": self.min_table, "max": self.max_table})
         for a, b in sorted(self.avoid):
             if a == b:
-                problems.append(f"player {a} cannot avoid themselves")
+                problem("draw.avoid_self", {"player": a})
             for p in (a, b):
                 if p not in ids:
-                    problems.append(f"avoid names unknown player {p}")
+                    problem("draw.unknown_player", {"variant": "avoid", "player": p})
         for p, rs in self.absent.items():
             if p not in ids:
-                problems.append(f"absent names unknown player {p}")
+                problem("draw.unknown_player", {"variant": "absent", "player": p})
             bad = sorted(r for r in rs if not 1 <= r <= self.rounds)
             if bad:
-                problems.append(f"player {p} absent from rounds {bad} outside 1..{self.rounds}")
+                problem("draw.absent_rounds", {"player": p, "outside": bad, "rounds": self.rounds})
         for p in self.clubs:
             if p not in ids:
-                problems.append(f"clubs names unknown player {p}")
+                problem("draw.unknown_player", {"variant": "clubs", "player": p})
         if len(self.fixed_rounds) > self.rounds:
-            problems.append("more fixed rounds than rounds")
+            problem("draw.fixed_rounds")
         for i, rnd in enumerate(self.fixed_rounds, start=1):
             seen = [p for table in rnd for p in table]
             unknown = sorted(set(seen) - ids)
             if unknown:
-                problems.append(f"fixed round {i} names unknown players {unknown}")
+                problem("draw.fixed_unknown", {"round": i, "names": unknown})
             if len(seen) != len(set(seen)):
-                problems.append(f"fixed round {i} seats a player twice")
+                problem("draw.fixed_twice", {"round": i})
         if self.previous_draw and len(self.fixed_rounds) + len(self.previous_draw) > self.rounds:
-            problems.append("the previous draw has more rounds than are left to draw")
+            problem("draw.previous_rounds")
         for i, rnd in enumerate(self.previous_draw, start=len(self.fixed_rounds) + 1):
             seen = [p for table in rnd for p in table]
             if len(seen) != len(set(seen)):
-                problems.append(f"the previous draw's round {i} seats a player twice")
+                problem("draw.previous_twice", {"round": i})
             if seen and not set(seen) & ids:
-                problems.append(f"the previous draw's round {i} names none of the players")
+                problem("draw.previous_none", {"round": i})
         if problems:
             raise SeatingProblemError(problems)
 

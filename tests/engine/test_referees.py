@@ -91,7 +91,17 @@ def test_a_table_every_referee_conflicts_with_is_named() -> None:
     with pytest.raises(DrawConstraintError) as info:
         assign_referees(layout, ["x", "y"], conflicts | {("y", "d"), ("x", "d")})
     assert info.value.constraint == "referee_conflict"
-    assert "round 1, table 2" in str(info.value) and "x with d" in str(info.value)
+    assert str(info.value) == (
+        "round 1, table 2: every referee has a conflict there (x, y with d, c respectively)"
+    )
+    assert info.value.code == "referees.all_conflict"
+    assert info.value.params == {
+        "variant": "several",
+        "round": 1,
+        "table": 2,
+        "referees": ["x", "y"],
+        "names": ["d", "c"],
+    }
 
 
 def test_conflicts_that_leave_no_matching_are_named() -> None:

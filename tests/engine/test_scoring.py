@@ -268,7 +268,12 @@ def test_result_only_cannot_carry_log_facts() -> None:
 def test_in_progress_is_skipped_with_a_warning() -> None:
     score = score_game(game(None, "in-progress"))
     assert not score.scored and score.players == () and score.points == {}
-    assert score.warnings == ("g1: in-progress record skipped (no result to score)",)
+    assert [str(w) for w in score.warnings] == [
+        "g1: in-progress record skipped (no result to score)"
+    ]
+    assert [(w.code, w.params) for w in score.warnings] == [
+        ("scoring.in_progress", {"label": "g1"})
+    ]
 
 
 @pytest.mark.parametrize(

@@ -114,11 +114,14 @@ def test_one_more_meeting_for_some_pairs_when_it_cuts_repeats_by_more_than_the_t
     assert_valid(relieved)
     m = relieved.metrics
     assert (m.repeats, m.repeats_bound, m.max_meetings, m.max_meetings_bound) == (308, 308, 3, 2)
-    assert any("meet 3 times, above the bound of 2" in w for w in relieved.warnings)
+    assert any("meet 3 times, above the bound of 2" in str(w) for w in relieved.warnings)
+    relief = [w for w in relieved.warnings if w.code == "draw.cap_relief"]
+    assert len(relief) == 1 and relief[0].params["max"] == 3 and relief[0].params["bound"] == 2
+    assert relief[0].params["lo"] == 308
     strict = draw_seating(problem, options=replace(QUICK, cap_relief_percent=0))
     assert strict.metrics.max_meetings == 2
     assert strict.metrics.repeats * 100 > 308 * (100 + QUICK.cap_relief_percent)
-    assert not any("above the bound" in w for w in strict.warnings)
+    assert not any(w.code == "draw.cap_relief" for w in strict.warnings)
 
 
 def test_37_players_over_9_rounds_from_the_extended_orthogonal_array() -> None:
@@ -131,7 +134,7 @@ def test_37_players_over_9_rounds_from_the_extended_orthogonal_array() -> None:
     assert draw.method.startswith("orthogonal array OA(32,9,4,2)")
     assert (m.repeats_bound, m.max_meetings, m.max_meetings_bound) == (936, 4, 3)
     assert m.repeats <= 1.01 * m.repeats_bound
-    assert any("meet 4 times, above the bound of 3" in w for w in draw.warnings)
+    assert any("meet 4 times, above the bound of 3" in str(w) for w in draw.warnings)
 
 
 def test_no_trade_when_the_draw_at_the_bound_is_close_enough() -> None:
@@ -306,11 +309,18 @@ def test_previous_draw_is_checked() -> None:
             fixed_rounds=[[players[:8], players[8:]]],
             previous_draw=[[players[:8], players[7:]], ["ab", "cd"]],
         )
-    assert err.value.problems == (
+    assert [str(p) for p in err.value.problems] == [
         "the previous draw has more rounds than are left to draw",
         "the previous draw's round 2 seats a player twice",
         "the previous draw's round 3 names none of the players",
-    )
+    ]
+    assert [(p.code, dict(p.params)) for p in err.value.problems] == [
+        ("draw.previous_rounds", {}),
+        ("draw.previous_twice", {"round": 2}),
+        ("draw.previous_none", {"round": 3}),
+    ]
+    assert (err.value.code, err.value.params) == ("draw.previous_rounds", {})
+    assert str(err.value) == "; ".join(str(p) for p in err.value.problems)
 
 
 def test_redraw_counts_earlier_meetings() -> None:

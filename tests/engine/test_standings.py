@@ -280,7 +280,10 @@ def test_in_progress_games_warn_and_count_for_nothing() -> None:
     pending = GameSummary("pending", played.seats, "in-progress", None)
     standing = compute_standings([played, pending])
     assert standing.row("A").games == 1
-    assert standing.warnings == ("pending: in-progress record skipped (no result to score)",)
+    assert [str(w) for w in standing.warnings] == [
+        "pending: in-progress record skipped (no result to score)"
+    ]
+    assert standing.warnings[0].code == "scoring.in_progress"
     assert [g.scored for g in standing.games] == [True, False]
 
 
