@@ -23,7 +23,8 @@ from rest_framework.response import Response
 from league import permissions as perms
 from league import selectors, services
 from league import serializers as s
-from league.errors import CsvImportError, LeagueError
+from league.errors import CsvImportError, LeagueError, RowProblem
+from league.i18n import import_problem_text
 from league.models import (
     Club,
     DrawJob,
@@ -37,6 +38,7 @@ from league.models import (
 )
 from league.names import name_filter
 from league.selectors import measures_as_dict
+from league.services import ImportProblem
 
 #: A club's or league's slug in a URL (DRF's default also matches NUL, which PostgreSQL
 #: refuses in a query: a 500).
@@ -50,11 +52,23 @@ class LeagueErrorsMixin:
         if isinstance(exc, LeagueError):
             data: dict[str, Any] = {"detail": exc.message, "code": exc.code}
             if isinstance(exc, CsvImportError):
-                data["problems"] = [
-                    {"row": p.row, "column": p.column, "message": p.message} for p in exc.problems
-                ]
+                data["problems"] = [_problem_dict(p) for p in exc.problems]
             return Response(data, status=status.HTTP_400_BAD_REQUEST)
         return super().handle_exception(exc)  # type: ignore[misc,no-any-return]
+
+
+def _problem_dict(problem: RowProblem) -> dict[str, Any]:
+    """An import problem for the API: where (row, column), what (code, params) and the
+    sentence in the reader's language."""
+    if isinstance(problem, ImportProblem):
+        return {
+            "row": problem.row,
+            "column": problem.column,
+            "code": problem.code,
+            "params": dict(problem.params),
+            "message": import_problem_text(problem.code, problem.params),
+        }
+    return {"row": problem.row, "column": problem.column, "message": problem.message}
 
 
 def _valid(serializer_class: type[Any], request: Request) -> dict[str, Any]:

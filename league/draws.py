@@ -3,7 +3,9 @@
 Load once (registrations, absences, conflicts, clubs, earlier rounds) → build a plain
 :class:`engine.seating.SeatingProblem` → call the engine → write Round/Table/Seat rows
 with ``bulk_create`` inside one transaction. The :class:`~league.models.DrawJob` row
-carries progress while the engine works, and the measures when it is done.
+carries progress while the engine works, and the measures when it is done; its warnings
+and its error are notes, ``{"code", "params"}`` (the engine's codes and the league's
+``league.draw.*``), rendered in the reader's language when read (:mod:`league.i18n`).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,13 +21,14 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from engine.errors import EngineError
+from engine.messages import Message
 from engine.referees import assign_referees
-from engine.seating import SearchOptions, SeatingProblem, draw_seating
+from engine.seating import SearchOptions, SeatingProblem, SeatingProblemError, draw_seating
 from league import lifecycle, selectors
 from league.errors import LeagueError
+from league.i18n import draw_note_text, engine_error_text, note
 from league.models import DrawJob, Event, Registration, Round, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -37,7 +40,30 @@ CLUB_APART_ROUNDS = 2
 RELIEF_PERCENT = SearchOptions().cap_relief_percent
 #: Seconds between two progress writes.
 PROGRESS_EVERY = 0.5
-GENERIC_FAILURE = gettext_noop("The draw failed because of an internal error; it has been logged.")
+#: The note of a draw that failed on a bug (logged).
+GENERIC_FAILURE = "league.draw.failed"
+
+#: A stored note: ``{"code": str, "params": {…}}``.
+Note = dict[str, Any]
+
+
+class DrawRefused(LeagueError):
+    """The league refuses to run or write a draw: a ``league.draw.*`` note the job stores,
+    and a :class:`LeagueError` (``code`` its last part) in the active language."""
+
+    def __init__(self, code: str, params: Mapping[str, Any] | None = None) -> None:
+        self.note = note(code, params)
+        super().__init__(draw_note_text(self.note), code=code.rpartition(".")[2])
+
+
+def engine_note(message: Message | EngineError) -> Note:
+    """An engine warning (:class:`~engine.messages.Message`) or refusal as a note; a
+    malformed request with several problems keeps every one."""
+    if isinstance(message, SeatingProblemError) and len(message.problems) > 1:
+        return note(
+            "league.draw.problems", {"problems": [engine_note(p) for p in message.problems]}
+        )
+    return note(message.code, message.params)
 
 
 def time_limit() -> float:
@@ -53,7 +79,7 @@ class DrawInput:
     referee_conflicts: set[tuple[str, str]]
     from_round: int
     to_round: int
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Note] = field(default_factory=list)
     #: referees of the rounds kept (history), when every such table has a listed referee
     fixed_referees: list[list[str]] = field(default_factory=list)
     grades: dict[str, float] = field(default_factory=dict)
@@ -100,16 +126,13 @@ def build_input(
             )
         )
     if len(fixed) != from_round - 1:
-        raise LeagueError(_("Earlier rounds must be drawn first."), code="order")
+        raise DrawRefused("league.draw.order")
     regs = list(Registration.objects.filter(event=event, status="registered"))
     if checked_in_only:
         regs = [r for r in regs if r.checked_in_at is not None]
     if not regs:
-        raise LeagueError(
-            _("Nobody is checked in yet: check players in, or draw all registered players.")
-            if checked_in_only
-            else _("Nobody is registered for this event."),
-            code="no_players",
+        raise DrawRefused(
+            "league.draw.no_checked_in" if checked_in_only else "league.draw.no_players"
         )
     drawable = {r.player_id for r in regs}
     seated_before = {int(p) for rnd in fixed for table in rnd for p in table}
@@ -160,12 +183,14 @@ def build_input(
             cap_relief_percent=RELIEF_PERCENT if event.allow_extra_meeting else 0
         ),
         kept=kept,
-        warnings=(
-            [_("Kept as they were: %(tables)s.") % {"tables": lifecycle.describe(kept)}]
-            if kept
-            else []
-        ),
+        warnings=[kept_note(kept)] if kept else [],
     )
+
+
+def kept_note(kept: Sequence[lifecycle.KeptTable]) -> Note:
+    """The tables a redraw left as they were, and why (``played`` or ``pinned``)."""
+    tables = [{"round": k.round, "table": k.number, "why": k.why} for k in kept]
+    return note("league.draw.kept", {"tables": tables})
 
 
 def _progress_writer(job_id: int) -> Callable[[float], None]:
@@ -184,7 +209,7 @@ def _progress_writer(job_id: int) -> Callable[[float], None]:
 
 def engine_draw(
     data: DrawInput, progress: Callable[[float], None] | None = None, limit: float | None = None
-) -> tuple[list[list[list[str]]], list[list[str | None]] | None, dict[str, Any], list[str]]:
+) -> tuple[list[list[list[str]]], list[list[str | None]] | None, dict[str, Any], list[Note]]:
     """Call the engine: seating for rounds from..to, then referees. Pure values out."""
     limit = time_limit() if limit is None else limit
     draw = draw_seating(data.problem, time_limit=limit, options=data.options, progress=progress)
@@ -193,16 +218,11 @@ def engine_draw(
     seating = all_rounds[skip:]
     metrics = _plain(draw.metrics)
     metrics["method"] = draw.method
-    warnings = list(draw.warnings)
+    warnings = [engine_note(w) for w in draw.warnings]
     referees: list[list[str | None]] | None = None
     if data.referees:
         if skip and not data.fixed_referees:
-            warnings.append(
-                _(
-                    "Earlier rounds have tables without a listed referee; referee history "
-                    "from them is not taken into account."
-                )
-            )
+            warnings.append(note("league.draw.no_referee_history"))
         try:
             plan = assign_referees(
                 draw,
@@ -216,11 +236,11 @@ def engine_draw(
             plan_rounds = [list(r) for r in plan.rounds]
             referees = [[None if x is None else str(x) for x in r] for r in plan_rounds[skip:]]
             metrics["referees"] = _plain(plan.metrics)
-            warnings += list(plan.warnings)
+            warnings += [engine_note(w) for w in plan.warnings]
         except EngineError as exc:
-            warnings.append(_("Referees were not assigned: %(error)s") % {"error": exc})
+            warnings.append(note("league.draw.referees_not_assigned", {"error": engine_note(exc)}))
     else:
-        warnings.append(_("The event lists no referees; tables have none."))
+        warnings.append(note("league.draw.no_referees"))
     return seating, referees, metrics, warnings
 
 
@@ -246,7 +266,7 @@ def write_rounds(
     seating: Sequence[Sequence[Sequence[str]]],
     referees: Sequence[Sequence[str | None]] | None,
     kept: Sequence[lifecycle.KeptTable] = (),
-) -> list[str]:
+) -> list[Note]:
     """Replace the tables of rounds from_round.. with ``seating``; rounds become draft.
 
     Tables in ``kept`` stay as they are, and the new tables take the numbers they leave
@@ -257,16 +277,10 @@ def write_rounds(
     numbers = list(range(from_round, from_round + len(seating)))
     rounds = {r.number: r for r in Round.objects.filter(event=event, number__in=numbers)}
     if any(rounds[n].status == Round.Status.RELEASED for n in numbers):
-        raise LeagueError(_("A round in this draw was released meanwhile."), code="released")
+        raise DrawRefused("league.draw.released")
     tables_now = Table.objects.filter(round__in=rounds.values())
     if {k.pk for k in lifecycle.kept_tables(tables_now)} != {k.pk for k in kept}:
-        raise LeagueError(
-            _(
-                "Tables of these rounds were played or changed by hand while the draw ran; "
-                "draw again."
-            ),
-            code="kept_changed",
-        )
+        raise DrawRefused("league.draw.kept_changed")
     tables_now.exclude(pk__in=[k.pk for k in kept]).delete()
     kept_by_round: dict[int, set[int]] = {}
     for k in kept:
@@ -277,7 +291,7 @@ def write_rounds(
     ):
         if ref_id is not None:
             kept_refs.setdefault(number, set()).add(ref_id)
-    warnings: list[str] = []
+    warnings: list[Note] = []
     tables: list[Table] = []
     for n, layout in zip(numbers, seating, strict=True):
         refs = referees[n - from_round] if referees else None
@@ -287,13 +301,7 @@ def write_rounds(
             ref = refs[j] if refs and j < len(refs) else None
             number = next(free)
             if ref and int(ref) in kept_refs.get(n, set()):
-                warnings.append(
-                    _(
-                        "Round %(r)s table %(t)s has no referee: its referee stays at a table "
-                        "kept as it was. Assign referees again."
-                    )
-                    % {"r": n, "t": number}
-                )
+                warnings.append(note("league.draw.referee_dropped", {"round": n, "table": number}))
                 ref = None
             tables.append(
                 Table(round=rounds[n], number=number, referee_id=int(ref) if ref else None)
@@ -354,25 +362,26 @@ def run_draw_job(job_id: int, *, limit: float | None = None) -> DrawJob:
                 event=event,
                 rounds=[job.from_round, job.to_round],
             )
-    except (EngineError, LeagueError) as exc:
-        message = exc.message if isinstance(exc, LeagueError) else str(exc)
-        _fail(job, message)
-    except Exception:
+    except DrawRefused as exc:
+        _fail(job, exc.note)
+    except EngineError as exc:
+        _fail(job, engine_note(exc))
+    except Exception:  # a bug, or a LeagueError without a note: logged, the job says so
         log.exception("draw job %s failed", job_id)
-        _fail(job, _(GENERIC_FAILURE))
+        _fail(job, note(GENERIC_FAILURE))
     return job
 
 
-def _fail(job: DrawJob, message: str) -> None:
+def _fail(job: DrawJob, error: Note) -> None:
     from league.services import audit
 
     job.status = DrawJob.Status.FAILED
-    job.error = message
+    job.error = error
     job.finished_at = timezone.now()
     DrawJob.objects.filter(pk=job.pk).update(
-        status=job.status, error=message, finished_at=job.finished_at
+        status=job.status, error=error, finished_at=job.finished_at
     )
-    audit(job.requested_by, "draw.failed", job, event=job.event, error=message)
+    audit(job.requested_by, "draw.failed", job, event=job.event, error=error)
 
 
 @dataclass
@@ -471,7 +480,7 @@ def reassign_referees(event: Event, seed: int) -> RefereeAssignment:
             time_limit=max(0.2, time_limit() / 2),
         )
     except EngineError as exc:
-        raise LeagueError(str(exc), code="referees") from exc
+        raise LeagueError(engine_error_text(exc), code="referees") from exc
     kept = {
         k.pk
         for k in lifecycle.kept_tables(Table.objects.filter(round__in=drafts))

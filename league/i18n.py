@@ -1,19 +1,27 @@
-"""The engine's words on the league side, in the reader's language: ruleset labels for
-selects, and the draw's warnings and refusals (translated at the edge, like
-``games.violation_text`` does for game records — league may not import games).
+"""The league's words in the reader's language: ruleset labels for selects, the notes a
+draw job stores (codes and params, rendered when read) and the problems of a CSV import.
 
-The ids stay the stored values (``classic``, ``mainstream`` …); a select shows
+Nothing here reads a sentence: a stored note is ``{"code", "params"}`` and its sentence
+comes from :mod:`league.engine_text` (the engine's codes and the league's own draw codes,
+one table); an import problem is a code with its params, decided where it was found.
+
+The ruleset ids stay the stored values (``classic``, ``mainstream`` …); a select shows
 ``classic — 经典：屠边，有投降`` so nobody has to know the English id.
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Mapping
+from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy, pgettext
 
+from engine.errors import EngineError
+from engine.messages import CATALOGUE, message_key
 from engine.rulesets import RULESETS
+from league.engine_text import engine_text, param_text
+from league.engine_text.draws import LEAGUE
 
 RULESET_LABELS: dict[str, Promise] = {
     "classic": gettext_lazy(
@@ -38,144 +46,119 @@ def ruleset_choices() -> list[tuple[str, str]]:
     return [(key, ruleset_label(key)) for key in RULESETS]
 
 
-# --- the draw's messages: the engine's warnings and refusals, translated at the edge ---------
-
-_SIZES = r"[\d–, ]+"
-
-#: (regular expression over the engine's English, translatable template)
-DRAW_MESSAGES: tuple[tuple[re.Pattern[str], Promise], ...] = tuple(
-    (re.compile(pattern), template)
-    for pattern, template in (
-        (
-            r"(?P<n>\d+) club-mate meetings in rounds 1–(?P<k>\d+) could not be avoided",
-            gettext_lazy("%(n)s club-mate meetings in rounds 1–%(k)s could not be avoided"),
-        ),
-        (
-            r"a player holds one seat number (?P<max>\d+) times, above the ideal (?P<ideal>\d+)",
-            gettext_lazy("a player holds one seat number %(max)s times, above the ideal %(ideal)s"),
-        ),
-        (
-            r"the time limit cut the search short; a longer limit may be fairer",
-            gettext_lazy("the time limit cut the search short; a longer limit may be fairer"),
-        ),
-        (
-            r"some pairs meet (?P<top>\d+) times, above the bound of (?P<bound>\d+) on the most "
-            r"meetings of one pair, because that cuts repeat meetings from (?P<strict>\d+) to "
-            r"(?P<loose>\d+)",
-            gettext_lazy(
-                "some pairs meet %(top)s times, above the bound of %(bound)s on the most "
-                "meetings of one pair, because that cuts repeat meetings from %(strict)s to "
-                "%(loose)s"
-            ),
-        ),
-        (
-            r"players meet the same referee (?P<n>\d+) extra times; the lower bound is "
-            r"(?P<bound>\d+)",
-            gettext_lazy(
-                "players meet the same referee %(n)s extra times; the lower bound is %(bound)s"
-            ),
-        ),
-        (
-            r"referee loads range from (?P<lo>\d+) to (?P<hi>\d+) tables",
-            gettext_lazy("referee loads range from %(lo)s to %(hi)s tables"),
-        ),
-        (
-            r"round (?P<t>\d+): (?P<count>\d+) players present, fewer than the minimum table "
-            r"size (?P<min>\d+)",
-            gettext_lazy(
-                "round %(t)s: %(count)s players present, fewer than the minimum table size %(min)s"
-            ),
-        ),
-        (
-            rf"round (?P<t>\d+): (?P<count>\d+) players present cannot sit at exactly "
-            rf"1 table with sizes (?P<sizes>{_SIZES})",
-            gettext_lazy(
-                "round %(t)s: %(count)s players present cannot sit at exactly 1 table with "
-                "sizes %(sizes)s"
-            ),
-        ),
-        (
-            rf"round (?P<t>\d+): (?P<count>\d+) players present cannot sit at exactly "
-            rf"(?P<tables>\d+) tables with sizes (?P<sizes>{_SIZES})",
-            gettext_lazy(
-                "round %(t)s: %(count)s players present cannot sit at exactly %(tables)s "
-                "tables with sizes %(sizes)s"
-            ),
-        ),
-        (
-            rf"round (?P<t>\d+): (?P<count>\d+) players present cannot be split into tables of "
-            rf"sizes (?P<sizes>{_SIZES})",
-            gettext_lazy(
-                "round %(t)s: %(count)s players present cannot be split into tables of sizes "
-                "%(sizes)s"
-            ),
-        ),
-        (
-            r"player (?P<a>.+) must not meet (?P<k>\d+) of the (?P<n>\d+) players present in "
-            r"round (?P<t>\d+), leaving (?P<mates>\d+) possible table-mates where a table of "
-            r"(?P<size>\d+) needs (?P<need>\d+)",
-            gettext_lazy(
-                "player %(a)s must not meet %(k)s of the %(n)s players present in round %(t)s, "
-                "leaving %(mates)s possible table-mates where a table of %(size)s needs "
-                "%(need)s"
-            ),
-        ),
-        (
-            r"players (?P<a>.+) and (?P<b>.+) must not meet but round (?P<t>\d+) seats everyone "
-            r"present at a single table",
-            gettext_lazy(
-                "players %(a)s and %(b)s must not meet but round %(t)s seats everyone present "
-                "at a single table"
-            ),
-        ),
-        (
-            r"players (?P<a>.+) and (?P<b>.+) must not meet but no draw found keeps them apart "
-            r"in round (?P<t>\d+); too many avoid pairs for the tables available",
-            gettext_lazy(
-                "players %(a)s and %(b)s must not meet but no draw found keeps them apart in "
-                "round %(t)s; too many avoid pairs for the tables available"
-            ),
-        ),
-        (
-            r"round (?P<t>\d+): (?P<m>\d+) tables but only (?P<k>\d+) referees",
-            gettext_lazy("round %(t)s: %(m)s tables but only %(k)s referees"),
-        ),
-        (
-            r"round (?P<t>\d+), table (?P<j>\d+): every referee has a conflict there "
-            r"\((?P<who>.+)\)",
-            gettext_lazy("round %(t)s, table %(j)s: every referee has a conflict there (%(who)s)"),
-        ),
-        (
-            r"round (?P<t>\d+): conflicts leave tables (?P<stuck>\[.*\]) without a referee; the "
-            r"(?P<m>\d+) tables can only share referees (?P<refs>\[.*\])",
-            gettext_lazy(
-                "round %(t)s: conflicts leave tables %(stuck)s without a referee; the %(m)s "
-                "tables can only share referees %(refs)s"
-            ),
-        ),
-        (
-            r"Referees were not assigned: (?P<error>.+)",
-            gettext_lazy("Referees were not assigned: %(error)s"),
-        ),
-    )
-)
+def engine_error_text(exc: EngineError) -> str:
+    """An engine refusal (a ruleset's, a scoring profile's …) in the reader's language, by
+    its code; an error without a catalogue code (none should remain) as the engine said it."""
+    if message_key(exc.code, exc.params) not in CATALOGUE:
+        return str(exc)
+    return engine_text(exc.code, exc.params)
 
 
-def _draw_param(name: str, value: str) -> str:
-    if name == "error":
-        return draw_message_text(value)
-    if name == "who":  # "ref1 with p3; ref2 with p7"
-        return value.replace(" with ", pgettext(" with (a conflict)", " with "))
+# --- a draw job's notes: its warnings and its error, stored as codes ------------------------
+
+
+#: The code of a note stored before notes had codes: ``{"text": the sentence as stored}``,
+#: shown as it was written (migration 0012).
+LEGACY = "legacy"
+
+
+def note(code: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A note to store: ``{"code", "params"}`` (plain JSON values; tuples become lists)."""
+    return {"code": code, "params": {k: _plain(v) for k, v in (params or {}).items()}}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [_plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
     return value
 
 
-def draw_message_text(text: str) -> str:
-    """A draw's warning or error (the engine's or the league's English) in the reader's
-    language; text stored in another language, or unknown, is shown as stored."""
-    text = text or ""
-    for pattern, template in DRAW_MESSAGES:
-        m = pattern.fullmatch(text)
-        if m is not None:
-            params = {k: _draw_param(k, v) for k, v in m.groupdict().items()}
-            return str(template) % params
-    return gettext(text) if text else text  # a plain league message stored in English
+def draw_note_text(note: Any) -> str:
+    """A draw job's stored warning or error (``{"code", "params"}``) in the reader's
+    language: the engine's codes and the league's (``league.draw.*``) from one table;
+    a legacy note as it was stored."""
+    if not isinstance(note, Mapping) or not isinstance(note.get("code"), str):
+        return ""
+    code: str = note["code"]
+    params = note.get("params")
+    params = params if isinstance(params, Mapping) else {}
+    if code == LEGACY:
+        return str(params.get("text") or "")
+    template = LEAGUE.get(code)
+    if template is None:
+        return engine_text(code, params)
+    return str(template) % {name: _league_param(name, value) for name, value in params.items()}
+
+
+def _league_param(name: str, value: Any) -> str:
+    if name == "error":  # a nested note: the engine's refusal
+        return draw_note_text(value)
+    if name == "problems" and isinstance(value, list):  # the engine's refusals
+        return "; ".join(draw_note_text(v) for v in value)
+    if name == "tables" and isinstance(value, list):  # the tables a redraw kept
+        return ", ".join(_kept_table(t) for t in value if isinstance(t, Mapping))
+    return param_text(name, value)
+
+
+def _kept_table(table: Mapping[str, Any]) -> str:
+    """“round 2 table 1 (a game is recorded)”, in the words of the draw page's notice."""
+    why = (
+        gettext("a game is recorded") if table.get("why") == "played" else gettext("placed by hand")
+    )
+    return gettext("round %(r)s table %(t)s (%(why)s)") % {
+        "r": table.get("round"),
+        "t": table.get("table"),
+        "why": why,
+    }
+
+
+def note_dict(note: Any) -> dict[str, Any] | None:
+    """A stored note as the API gives it: ``code``, ``params`` and the ``message``."""
+    if not isinstance(note, Mapping) or not note.get("code"):
+        return None
+    return {
+        "code": note["code"],
+        "params": note.get("params") or {},
+        "message": draw_note_text(note),
+    }
+
+
+# --- the problems of a CSV import -----------------------------------------------------------
+
+#: ``{problem code: sentence}``: what :func:`league.services.import_players_csv` finds in
+#: a row. The code is decided where the problem is found (and with it the column).
+IMPORT_PROBLEMS: dict[str, Promise] = {
+    "csv.too_large": gettext_lazy("%(size)s KiB, the limit is %(limit)s KiB"),
+    "csv.not_utf8": gettext_lazy("not UTF-8"),
+    "csv.missing_columns": gettext_lazy("missing column; the header must name %(cols)s"),
+    "csv.too_many_rows": gettext_lazy("more than %(limit)s players in one file"),
+    "csv.extra_fields": gettext_lazy("more fields than the header names"),
+    "csv.no_players": gettext_lazy("no players in the file"),
+    "player.name_required": gettext_lazy("A display name is required."),
+    "player.name_too_long": gettext_lazy("The display name is longer than 120 characters."),
+    "player.handle_required": gettext_lazy("A handle is required."),
+    "player.handle_invalid": gettext_lazy(
+        "A handle may hold only letters, digits, “-” and “_”, at most 60 characters."
+    ),
+    "csv.handle_repeated": gettext_lazy("@%(handle)s repeats row %(row)s"),
+    "csv.no_club": gettext_lazy("no club “%(slug)s”"),
+    "csv.not_club_organiser": gettext_lazy(
+        "you do not organise “%(slug)s”: only its organisers add members"
+    ),
+    "csv.other_club_member": gettext_lazy(
+        "@%(handle)s is a member of another club; only that club or the player can change it"
+    ),
+}
+
+
+def import_problem_text(code: str, params: Mapping[str, Any] | None = None) -> str:
+    """An import problem (or a player's field problem) in the reader's language."""
+    values = {
+        name: pgettext("list separator", ", ").join(str(v) for v in value)
+        if isinstance(value, (list, tuple))
+        else value
+        for name, value in (params or {}).items()
+    }
+    return str(IMPORT_PROBLEMS[code]) % values

@@ -12,6 +12,8 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
+from league.i18n import draw_note_text
+
 
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=120)
@@ -383,8 +385,11 @@ class DrawJob(models.Model):
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
     progress = models.FloatField(default=0.0)
     metrics = models.JSONField(default=dict, blank=True)
+    #: ``[{"code", "params"}]``: the engine's warnings and the league's notes, as codes
+    #: (rendered in the reader's language by :func:`league.i18n.draw_note_text`).
     warnings = models.JSONField(default=list, blank=True)
-    error = models.TextField(blank=True)
+    #: ``{"code", "params"}`` when the draw failed, else null.
+    error = models.JSONField(null=True, blank=True, default=None)
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
@@ -406,6 +411,14 @@ class DrawJob(models.Model):
                 name="one_active_draw_job_per_event",
             ),
         ]
+
+    def error_text(self) -> str:
+        """Why the draw failed, in the active language ("" if it did not)."""
+        return draw_note_text(self.error) if self.error else ""
+
+    def warning_texts(self) -> list[str]:
+        """The draw's warnings in the active language."""
+        return [draw_note_text(w) for w in self.warnings or []]
 
 
 class AuditEntry(models.Model):

@@ -6,9 +6,11 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from league.draws import RELIEF_PERCENT
+from league.i18n import note_dict
 from league.models import (
     Club,
     DrawJob,
@@ -134,7 +136,27 @@ class RoundSerializer(serializers.ModelSerializer[Round]):
         fields = ["number", "starts_at", "status", "released_at", "tables"]
 
 
+class NoteSerializer(serializers.Serializer[Any]):
+    """A draw's warning or error: its ``code`` and ``params`` (plain JSON values), and the
+    ``message`` in the reader's language (``Accept-Language``), rendered when read."""
+
+    code = serializers.CharField()
+    params = serializers.DictField()
+    message = serializers.CharField()
+
+
 class DrawJobSerializer(serializers.ModelSerializer[DrawJob]):
+    warnings = serializers.SerializerMethodField()
+    error = serializers.SerializerMethodField()
+
+    @extend_schema_field(NoteSerializer(many=True))
+    def get_warnings(self, job: DrawJob) -> list[dict[str, Any]]:
+        return [n for n in (note_dict(w) for w in job.warnings or []) if n is not None]
+
+    @extend_schema_field(NoteSerializer(allow_null=True))
+    def get_error(self, job: DrawJob) -> dict[str, Any] | None:
+        return note_dict(job.error)
+
     class Meta:
         model = DrawJob
         fields = [

@@ -14,8 +14,8 @@ import csv
 import io
 import logging
 import secrets
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -24,12 +24,14 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import Model
 from django.utils import timezone
+from django.utils.functional import lazy
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from league import lifecycle
 from league import permissions as perms
 from league.errors import CsvImportError, LeagueError, RowProblem
+from league.i18n import engine_error_text, import_problem_text, note
 from league.models import (
     AuditEntry,
     Club,
@@ -155,16 +157,16 @@ def validate_event_settings(event: Event) -> None:
                 % {"lo": event.min_table, "hi": event.max_table}
             )
     except EngineError as exc:
-        problems.append(_("Ruleset: %(error)s") % {"error": exc})
+        problems.append(_("Ruleset: %(error)s") % {"error": engine_error_text(exc)})
     try:
         get_profile(event.scoring_profile)
     except EngineError as exc:
-        problems.append(_("Scoring profile: %(error)s") % {"error": exc})
+        problems.append(_("Scoring profile: %(error)s") % {"error": engine_error_text(exc)})
     if event.tiebreak_precedence:
         try:
             validate_precedence(event.tiebreak_precedence)
         except EngineError as exc:
-            problems.append(_("Tie-breaks: %(error)s") % {"error": exc})
+            problems.append(_("Tie-breaks: %(error)s") % {"error": engine_error_text(exc)})
     if problems:
         raise LeagueError(" ".join(problems), code="event_settings")
 
@@ -339,7 +341,9 @@ def create_player(
     handle = handle.strip().lower()
     problems = _player_problems(display_name, handle)
     if problems:
-        raise LeagueError(" ".join(problems), code="player")
+        raise LeagueError(
+            " ".join(import_problem_text(code) for _column, code in problems), code="player"
+        )
     if Player.objects.filter(handle=handle).exists():
         raise LeagueError(
             _("The handle @%(handle)s is taken.") % {"handle": handle}, code="handle_taken"
@@ -351,6 +355,24 @@ def create_player(
         Membership.objects.create(player=player, club=club, joined=timezone.localdate())
     audit(actor, "player.create", player, handle=handle)
     return player
+
+
+@dataclass(frozen=True)
+class ImportProblem(RowProblem):
+    """One problem of an imported file as data: its row, its column and its ``code`` with
+    ``params`` are decided where the problem is found; ``message`` is rendered from them
+    (:func:`league.i18n.import_problem_text`) in the reader's language."""
+
+    code: str = ""
+    params: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    @classmethod
+    def of(cls, row: int, column: str, code: str, /, **params: Any) -> ImportProblem:
+        # the sentence is rendered when read, in the language active then
+        return cls(row, column, _problem_text_lazy(code, params), code, params)
+
+
+_problem_text_lazy = lazy(import_problem_text, str)
 
 
 def _row_order(problem: RowProblem) -> tuple[int, str]:
@@ -371,39 +393,29 @@ def _membership_problems(
     ).values_list("player_id", "club_id"):
         current.setdefault(player_id, set()).add(club_id)
     mine = set(perms.organised_club_ids(actor))
-    problems = []
+    problems: list[RowProblem] = []
     for line, handle, club in claims:
         player = existing.get(handle)
         if club is None or player is None:
             continue
         clubs_now = current.get(player.pk, set())
         if clubs_now and club.pk not in clubs_now and not (clubs_now & mine):
-            problems.append(
-                RowProblem(
-                    line,
-                    "club",
-                    _(
-                        "@%(handle)s is a member of another club; only that club or the "
-                        "player can change it"
-                    )
-                    % {"handle": handle},
-                )
-            )
+            problems.append(ImportProblem.of(line, "club", "csv.other_club_member", handle=handle))
     return problems
 
 
-def _player_problems(display_name: str, handle: str) -> list[str]:
+def _player_problems(display_name: str, handle: str) -> list[tuple[str, str]]:
+    """A new player's problems as ``(column, code)``: the column is known here, where each
+    problem is found (:data:`league.i18n.IMPORT_PROBLEMS` words it)."""
     problems = []
     if not display_name.strip():
-        problems.append(_("A display name is required."))
+        problems.append(("display_name", "player.name_required"))
     elif len(display_name.strip()) > 120:
-        problems.append(_("The display name is longer than 120 characters."))
+        problems.append(("display_name", "player.name_too_long"))
     if not handle:
-        problems.append(_("A handle is required."))
+        problems.append(("handle", "player.handle_required"))
     elif len(handle) > 60 or slugify(handle, allow_unicode=True) != handle:
-        problems.append(
-            _("A handle may hold only letters, digits, “-” and “_”, at most 60 characters.")
-        )
+        problems.append(("handle", "player.handle_invalid"))
     return problems
 
 
@@ -521,11 +533,12 @@ def import_players_csv(
         raise CsvImportError(
             _("The file is too large; nothing was imported."),
             [
-                RowProblem(
+                ImportProblem.of(
                     0,
                     "file",
-                    _("%(size)s KiB, the limit is %(limit)s KiB")
-                    % {"size": size // 1024, "limit": settings.CSV_MAX_BYTES // 1024},
+                    "csv.too_large",
+                    size=size // 1024,
+                    limit=settings.CSV_MAX_BYTES // 1024,
                 )
             ],
         )
@@ -537,7 +550,7 @@ def import_players_csv(
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError:
             raise CsvImportError(
-                _("The file is not UTF-8 text."), [RowProblem(0, "file", _("not UTF-8"))]
+                _("The file is not UTF-8 text."), [ImportProblem.of(0, "file", "csv.not_utf8")]
             ) from None
     else:
         text = data.removeprefix("\ufeff")
@@ -547,12 +560,7 @@ def import_players_csv(
     missing = [c for c in ("display_name", "handle") if c not in header]
     if missing:
         problems.append(
-            RowProblem(
-                1,
-                ", ".join(missing),
-                _("missing column; the header must name %(cols)s")
-                % {"cols": ", ".join(CSV_COLUMNS)},
-            )
+            ImportProblem.of(1, ", ".join(missing), "csv.missing_columns", cols=list(CSV_COLUMNS))
         )
         raise CsvImportError(_("The file has problems; nothing was imported."), problems)
     reader.fieldnames = header
@@ -564,31 +572,21 @@ def import_players_csv(
         if line - 1 > settings.CSV_MAX_ROWS:
             raise CsvImportError(
                 _("The file has too many rows; nothing was imported."),
-                [
-                    RowProblem(
-                        line,
-                        "file",
-                        _("more than %(limit)s players in one file")
-                        % {"limit": settings.CSV_MAX_ROWS},
-                    )
-                ],
+                [ImportProblem.of(line, "file", "csv.too_many_rows", limit=settings.CSV_MAX_ROWS)],
             )
         if raw is None or not any((v or "").strip() for v in raw.values() if isinstance(v, str)):
             continue
         if None in raw:
-            problems.append(RowProblem(line, "row", _("more fields than the header names")))
+            problems.append(ImportProblem.of(line, "row", "csv.extra_fields"))
         name = (raw.get("display_name") or "").strip()
         handle = (raw.get("handle") or "").strip().lower()
         club_slug = (raw.get("club") or "").strip()
-        for message in _player_problems(name, handle):
-            column = "handle" if "handle" in message.lower() else "display_name"
-            problems.append(RowProblem(line, column, message))
+        for column, code in _player_problems(name, handle):
+            problems.append(ImportProblem.of(line, column, code))
         if handle in seen:
             problems.append(
-                RowProblem(
-                    line,
-                    "handle",
-                    _("@%(handle)s repeats row %(row)s") % {"handle": handle, "row": seen[handle]},
+                ImportProblem.of(
+                    line, "handle", "csv.handle_repeated", handle=handle, row=seen[handle]
                 )
             )
         seen.setdefault(handle, line)
@@ -596,22 +594,15 @@ def import_players_csv(
         if club_slug:
             club = clubs.get(club_slug)
             if club is None:
-                problems.append(
-                    RowProblem(line, "club", _("no club “%(slug)s”") % {"slug": club_slug})
-                )
+                problems.append(ImportProblem.of(line, "club", "csv.no_club", slug=club_slug))
             elif not perms.is_club_organiser(actor, club):
                 problems.append(
-                    RowProblem(
-                        line,
-                        "club",
-                        _("you do not organise “%(slug)s”: only its organisers add members")
-                        % {"slug": club_slug},
-                    )
+                    ImportProblem.of(line, "club", "csv.not_club_organiser", slug=club_slug)
                 )
         rows.append((name, handle, club))
         claims.append((line, handle, club))
     if not rows and not problems:
-        problems.append(RowProblem(2, "file", _("no players in the file")))
+        problems.append(ImportProblem.of(2, "file", "csv.no_players"))
     existing = {p.handle: p for p in Player.objects.filter(handle__in=[h for _n, h, _c in rows])}
     problems += _membership_problems(actor, claims, existing)
     if problems:
@@ -750,7 +741,7 @@ def _start_draw(job_id: int) -> None:
     if not enqueue(run_draw_job, job_id):
         DrawJob.objects.filter(pk=job_id, status=DrawJob.Status.QUEUED).update(
             status=DrawJob.Status.FAILED,
-            error=_("The task queue is unavailable; start the draw again in a minute."),
+            error=note("league.draw.queue_down"),
             finished_at=timezone.now(),
         )
 
@@ -767,7 +758,7 @@ def _expire_stale_jobs(event: Event) -> None:
     )
     for job in stale:
         job.status = DrawJob.Status.FAILED
-        job.error = _("The draw stopped without finishing; start it again.")
+        job.error = note("league.draw.stale")
         job.finished_at = timezone.now()
         job.save(update_fields=["status", "error", "finished_at"])
         audit(None, "draw.expired", job, event=event)

@@ -38,6 +38,7 @@ from league.forms import (
     RoundStartForm,
     SwapForm,
 )
+from league.i18n import note_dict
 from league.inputs import safe_back, strict_int
 from league.middleware import use_club_timezone
 from league.models import Club, Event, Player, Referee, Registration, Round, Table
@@ -413,8 +414,8 @@ def draw_job(request: HttpRequest, pk: int) -> JsonResponse:
             "id": job.pk,
             "status": job.status,
             "progress": job.progress,
-            "error": job.error,
-            "warnings": job.warnings,
+            "error": note_dict(job.error),
+            "warnings": [note_dict(w) for w in job.warnings or []],
         }
     )
 
