@@ -85,6 +85,7 @@ def _error(e: services.GameError, game: Game | None = None, user: Any = None) ->
     elif isinstance(e, sheet.StepError):
         data["code"] = e.code
         data["where"] = e.where
+        data["params"] = e.params
     return Response(data, status=e.status_code)
 
 

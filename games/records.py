@@ -11,14 +11,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
-from engine.record import FORMAT, loads
+from engine.record import FORMAT, json_problem, loads
 from engine.rulesets import RulesetError, get_ruleset
 from engine.validate import validate
 from games.models import Game
-from games.violation_text import json_error_text
+from league.engine_text import engine_text, violation_text
 from league.inputs import holds_nul, max_json_depth, nesting_depth, value_depth
 from league.models import Player, Seat
 
@@ -37,7 +37,7 @@ class Check:
     record: dict[str, Any]
     valid: bool
     completeness: str
-    violations: list[dict[str, str]] = field(default_factory=list)
+    violations: list[dict[str, Any]] = field(default_factory=list)
     winner: str = ""
     ended: str = ""
 
@@ -77,11 +77,8 @@ def load_json(data: str | bytes) -> Any:
         )
     try:
         return loads(data)
-    except json.JSONDecodeError as e:
-        raise NotARecordError(
-            _("not JSON: %(msg)s at line %(line)s column %(col)s")
-            % {"msg": json_error_text(e.msg), "line": e.lineno, "col": e.colno}
-        ) from None
+    except json.JSONDecodeError as e:  # the decoder's complaint as a code and params
+        raise NotARecordError(engine_text("record.json", json_problem(e))) from None
 
 
 def require_record_shape(value: Any) -> dict[str, Any]:
@@ -116,19 +113,28 @@ def expected_players(game: Game) -> dict[int, str] | None:
     return dict(rows)
 
 
-def platform_violations(game: Game, record: dict[str, Any]) -> list[dict[str, str]]:
+def platform_violation(code: str, where: str, params: dict[str, Any]) -> dict[str, Any]:
+    """One of the platform's own violations, stored as the engine's are: code, where,
+    params, and the English ``message`` (pages and the API render code and params in the
+    reader's language; the message is for logs and people reading the database)."""
+    with translation.override("en"):
+        message = violation_text(code, where, params)
+    return {"code": code, "where": where, "params": params, "message": message}
+
+
+def _seat_key(value: Any) -> int | str:
+    return value if type(value) is int else str(value)
+
+
+def platform_violations(game: Game, record: dict[str, Any]) -> list[dict[str, Any]]:
     """The record belongs to this game: same ruleset, same players in the same seats."""
-    found: list[dict[str, str]] = []
+    found: list[dict[str, Any]] = []
     spec = record.get("ruleset")
     if spec is not None and not _same_rules(spec, game.ruleset_spec()):
         found.append(
-            {
-                "code": "platform.ruleset",
-                "where": "setup",
-                # stored in English, shown translated (games.violation_text)
-                "message": gettext_noop("setup: the record's ruleset is not this game's (%(want)s)")
-                % {"want": json.dumps(game.ruleset_spec())},
-            }
+            platform_violation(
+                "platform.ruleset", "setup", {"ruleset": json.dumps(game.ruleset_spec())}
+            )
         )
     seats = record.get("seats")
     if not isinstance(seats, list):
@@ -140,35 +146,23 @@ def platform_violations(game: Game, record: dict[str, Any]) -> list[dict[str, st
     if want is not None:
         if want and declared != want:
             wrong = sorted(
-                str(n) for n in set(want) | set(declared) if want.get(n) != declared.get(n)
+                (n for n in set(want) | set(declared) if want.get(n) != declared.get(n)), key=str
             )
             found.append(
-                {
-                    "code": "platform.seating",
-                    "where": "setup",
-                    "message": gettext_noop(
-                        "setup: seats %(seats)s do not match the table's seating"
-                    )
-                    % {"seats": ", ".join(wrong)},
-                }
+                platform_violation(
+                    "platform.seating", "setup", {"seats": [_seat_key(n) for n in wrong]}
+                )
             )
     else:
         handles = {p for p in declared.values() if isinstance(p, str)}
         known = set(Player.objects.filter(handle__in=handles).values_list("handle", flat=True))
         unknown = sorted(handles - known)
         if unknown:
-            found.append(
-                {
-                    "code": "platform.unknown_player",
-                    "where": "setup",
-                    "message": gettext_noop("setup: unknown players %(players)s")
-                    % {"players": ", ".join(unknown)},
-                }
-            )
+            found.append(platform_violation("platform.unknown_player", "setup", {"names": unknown}))
     return found
 
 
-def capped(violations: list[dict[str, str]]) -> list[dict[str, str]]:
+def capped(violations: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """At most ``RECORD_MAX_VIOLATIONS`` violations, the last saying how many more there
     were (a record with a million problems is not worth storing a million times)."""
     limit = int(settings.RECORD_MAX_VIOLATIONS)
@@ -177,12 +171,7 @@ def capped(violations: list[dict[str, str]]) -> list[dict[str, str]]:
     more = len(violations) - limit + 1
     return [
         *violations[: limit - 1],
-        {
-            "code": "platform.too_many",
-            "where": "record",
-            # stored in English, shown translated (games.violation_text)
-            "message": gettext_noop("record: and %(n)s more problems not listed") % {"n": more},
-        },
+        platform_violation("platform.too_many", "record", {"count": more}),
     ]
 
 

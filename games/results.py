@@ -287,7 +287,7 @@ class EventReport:
     event_id: int
     changed: bool
     games: int = 0
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[dict[str, Any]] = field(default_factory=list)  # [{"code", "params"}]
 
 
 def _dec(value: Decimal) -> str:
@@ -319,18 +319,18 @@ def recompute_event(
             .order_by("game__table__round__number", "game__table__number", "game_id")
             .values_list("game_id", "record")
         )
-        warnings: list[str] = []
+        warnings: list[dict[str, Any]] = []  # stored as codes and params, shown translated
         summaries = []
         for game_id, record in versions:
             try:
                 summaries.append(summarize(parse_record(record), str(game_id)))
             except (EngineError, ValueError) as e:  # a confirmed record always parses
                 log.error("game %s: record does not parse: %s", game_id, e)
-                warnings.append(f"game {game_id}: record skipped")
+                warnings.append({"code": "results.record_skipped", "params": {"game": game_id}})
         profile = get_profile(event.scoring_profile or "club-v1")
         precedence = tuple(event.tiebreak_precedence or DEFAULT_PRECEDENCE)
         standings = compute_standings(summaries, profile, precedence, seed=state.seed)
-        warnings.extend(standings.warnings)
+        warnings.extend({"code": w.code, "params": dict(w.params)} for w in standings.warnings)
         ids = dict(
             Player.objects.filter(handle__in=[r.player for r in standings.rows]).values_list(
                 "handle", "pk"
@@ -366,7 +366,8 @@ def recompute_event(
                             "game": int(i.game),
                             "kind": i.kind,
                             "points": _dec(i.points),
-                            "reason": i.reason,
+                            "code": i.code,
+                            "params": dict(i.params),
                         }
                         for i in row.items
                     ],

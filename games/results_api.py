@@ -26,6 +26,7 @@ from games import permissions, selectors
 from games.models import Game
 from games.public_views import Words, account, explain
 from league import rankings
+from league.engine_text import stored_reason_text
 from league.models import Event, Player
 from league.permissions import can_view_event
 
@@ -34,7 +35,38 @@ class ItemSerializer(serializers.Serializer[Any]):
     game = serializers.IntegerField()
     kind = serializers.CharField()
     points = serializers.CharField(help_text="exact decimal")
-    reason = serializers.CharField()
+    code = serializers.CharField(
+        allow_null=True, help_text="the reason's stable code, e.g. points.bonus"
+    )
+    params = serializers.DictField(
+        allow_null=True,
+        help_text="the reason's parameters (plain JSON); null on a line stored before "
+        "reasons kept their params",
+    )
+    reason = serializers.CharField(help_text="the reason in the requester's language")
+
+
+def item_data(item: Any, game: int | None = None) -> dict[str, Any]:
+    """A point line — stored ``{"game", "kind", "points", "code", "params"}`` or an engine
+    ``PointItem`` — for the API, with its reason rendered in the requester's language."""
+    if isinstance(item, dict):
+        code, params = item.get("code"), item.get("params")
+        return {
+            "game": item.get("game"),
+            "kind": item.get("kind"),
+            "points": item.get("points"),
+            "code": code,
+            "params": params if isinstance(params, dict) else None,
+            "reason": stored_reason_text(item),
+        }
+    return {
+        "game": game,
+        "kind": item.kind,
+        "points": str(item.points),
+        "code": item.code,
+        "params": dict(item.params),
+        "reason": stored_reason_text(item),
+    }
 
 
 class StandingRowSerializer(serializers.Serializer[Any]):
@@ -138,7 +170,7 @@ class EventStandingsView(APIView):
                 "why": explain(row, below, words),
             }
             if with_items:
-                line["items"] = row.items
+                line["items"] = [item_data(x) for x in row.items]
             out.append(line)
         data = {
             "event": event.pk,
@@ -205,15 +237,7 @@ class GameResultView(APIView):
                         "role": p.role,
                         "outcome": p.outcome,
                         "points": str(p.total),
-                        "items": [
-                            {
-                                "game": game.pk,
-                                "kind": i.kind,
-                                "points": str(i.points),
-                                "reason": i.reason,
-                            }
-                            for i in p.items
-                        ],
+                        "items": [item_data(i, game.pk) for i in p.items],
                     }
                 )
         return Response(GameResultSerializer(data).data)

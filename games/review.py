@@ -15,8 +15,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from engine.validate import validate
-from games import violation_text as vt
 from games.models import GameVersion
+from league.engine_text import message_text, phase_text, word_text
 from league.models import Player
 
 
@@ -159,7 +159,7 @@ class _Words:
         return _("seat %(n)s %(name)s (%(role)s)") % {
             "n": seat,
             "name": self.name(seat),
-            "role": vt.role_text(self.role(seat)),
+            "role": word_text(self.role(seat), "role"),
         }
 
     def short(self, seat: Any) -> str:
@@ -337,7 +337,8 @@ def build_review(version: GameVersion, versions: list[GameVersion]) -> Review:
     phases = _phases(record, words)
     reason = ""
     try:
-        reason = vt.reason_text(validate(record).outcome.reason)
+        ending = validate(record).outcome.ending
+        reason = message_text(ending) if ending is not None else ""
     except (ValueError, TypeError, KeyError):  # an unreadable draft: its violations say why
         reason = ""
     seats = [
@@ -350,7 +351,7 @@ def build_review(version: GameVersion, versions: list[GameVersion]) -> Review:
         phases=phases,
         awards=_awards(record, words),
         winner=_winner(record),
-        ended=vt.phase_text(version.ended, on=True) if version.ended else "",
+        ended=phase_text(version.ended, on=True) if version.ended else "",
         reason=reason,
         has_log=isinstance(record.get("log"), list),
         diff=_diff(basis, record, names, phases) if basis is not None else None,

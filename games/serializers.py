@@ -10,7 +10,7 @@ from rest_framework import serializers
 
 from games.models import Game, GameVersion
 from games.permissions import can_see_secrets, is_game_official
-from games.violation_text import translate_violation
+from league.engine_text import stored_violation_text
 
 
 class RecordInput(serializers.Serializer[Any]):
@@ -53,6 +53,17 @@ class SeatOutput(serializers.Serializer[Any]):
     name = serializers.CharField()
 
 
+class ViolationOutput(serializers.Serializer[Any]):
+    code = serializers.CharField(help_text="A stable dotted code, e.g. vote.self_vote.")
+    where = serializers.CharField(help_text='"setup", "result", a phase ("day 2") …')
+    params = serializers.DictField(
+        allow_null=True,
+        help_text="Plain JSON values (seats as integers, phases as strings); null on a "
+        "violation stored before params were kept.",
+    )
+    message = serializers.CharField(help_text="The sentence in the requester's language.")
+
+
 class VersionOutput(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     status = serializers.CharField()
@@ -64,7 +75,7 @@ class VersionOutput(serializers.Serializer[Any]):
     completeness = serializers.CharField()
     winner = serializers.CharField()
     ended = serializers.CharField()
-    violations = serializers.ListField(child=serializers.DictField())
+    violations = ViolationOutput(many=True)
     confirmed_by = serializers.CharField(allow_null=True)
     confirmed_at = serializers.DateTimeField(allow_null=True)
     record = serializers.JSONField()
@@ -89,6 +100,19 @@ def _username(user: Any) -> str | None:
     return user.get_username() if user is not None else None
 
 
+def violation_data(v: dict[str, Any]) -> dict[str, Any]:
+    """A stored violation for the API: ``code``, ``where``, ``params`` (plain JSON: seats as
+    integers, phases as strings; null for a row stored before params were kept) and
+    ``message``, rendered from them in the requester's language."""
+    params = v.get("params")
+    return {
+        "code": str(v.get("code", "")),
+        "where": str(v.get("where", "")),
+        "params": dict(params) if isinstance(params, dict) else None,
+        "message": stored_violation_text(v),
+    }
+
+
 def version_data(v: GameVersion) -> dict[str, Any]:
     """A version in full: call only after ``can_see_secrets`` said yes."""
     return {
@@ -102,7 +126,7 @@ def version_data(v: GameVersion) -> dict[str, Any]:
         "completeness": v.completeness,
         "winner": v.winner,
         "ended": v.ended,
-        "violations": [translate_violation(x) for x in v.violations],  # in the reader's language
+        "violations": [violation_data(x) for x in v.violations],
         "confirmed_by": _username(v.confirmed_by),
         "confirmed_at": v.confirmed_at.isoformat() if v.confirmed_at else None,
         "record": v.record,

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
@@ -36,6 +37,7 @@ from engine.record import (
     Night,
     Role,
     Seat,
+    Violation,
     Winner,
     dump_record,
     parse_record,
@@ -64,7 +66,7 @@ from games.services import (
     lock_game,
     submit_record,
 )
-from games.violation_text import award_kind_text, phase_text, reason_text, tie_text, violation_text
+from league.engine_text import message_text, phase_text, violation_text, word_text
 from league.models import Player
 from league.models import Seat as LeagueSeat
 
@@ -82,12 +84,25 @@ STEP_TYPES = (
 
 
 class StepError(GameError):
-    """A step the rules (or the sheet) do not allow; carries the engine's code."""
+    """A step the rules (or the sheet) do not allow: the sentence in the reader's language,
+    and for the engine's refusals its ``code``, ``where`` and ``params``."""
 
-    def __init__(self, message: str, code: str = "sheet.invalid", where: str = "") -> None:
+    def __init__(
+        self,
+        message: str,
+        code: str = "sheet.invalid",
+        where: str = "",
+        params: Mapping[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.where = where
+        self.params: dict[str, Any] = dict(params or {})
+
+    @classmethod
+    def refused(cls, v: Violation) -> StepError:
+        """The engine's violation ``v`` as a refusal of the step."""
+        return cls(violation_text(v.code, v.where, v.params), v.code, v.where, v.params)
 
 
 class StaleSheet(Conflict):
@@ -235,9 +250,10 @@ def _deal(game: Game, replay: Replay, step: dict[str, Any]) -> None:
     record = GameRecord(replay.rules.id, replay.rules, tuple(sorted(seats, key=lambda s: s.seat)))
     verdict = validate(record)
     if counts is None or not verdict.valid:
-        v = verdict.violations[0] if verdict.violations else None
-        why = violation_text(v.code, v.message, v.where) if v else None
-        raise StepError(why or _("this table size is not allowed"), "setup", "setup")
+        if verdict.violations:
+            v = verdict.violations[0]
+            raise StepError(violation_text(v.code, v.where, v.params), "setup", "setup", v.params)
+        raise StepError(_("this table size is not allowed"), "setup", "setup")
     replay.state = GameState(replay.rules, record.seats)
 
 
@@ -258,8 +274,7 @@ def _award(replay: Replay, step: dict[str, Any]) -> None:
     verdict = validate(dataclasses.replace(rec, awards=(*replay.awards, award), result=None))
     bad = [v for v in verdict.violations if v.where == "awards"]
     if bad:
-        last = bad[-1]
-        raise StepError(violation_text(last.code, last.message, last.where), last.code, "awards")
+        raise StepError.refused(bad[-1])
     replay.awards.append(award)
 
 
@@ -278,7 +293,7 @@ def _apply(game: Game, replay: Replay, step: dict[str, Any]) -> None:
     try:
         replay.state.apply(_engine_event(step))
     except IllegalEventError as e:
-        raise StepError(violation_text(e.code, e.message, e.where), e.code, e.where) from None
+        raise StepError.refused(e.violations[0]) from None
 
 
 def replay_steps(game: Game, steps: list[dict[str, Any]]) -> Replay:
@@ -306,12 +321,12 @@ def _expected_json(e: Expected) -> dict[str, Any]:
         "voters": _seats(e.voters),
         "candidates": _seats(e.candidates),
         "abstain": e.abstain,
-        "tie": tie_text(e.tie) if e.tie else None,
+        "tie": message_text(e.tie) if e.tie else None,
         "lot_candidates": _seats(e.lot_candidates),
         "eliminated": e.eliminated,
         "last_words": _seats(e.last_words),
         "winner": e.winner.value if isinstance(e.winner, Winner) else None,
-        "reason": reason_text(e.reason) if e.reason else None,
+        "reason": message_text(e.ending) if e.ending else None,
     }
 
 
@@ -346,7 +361,7 @@ def _summary(step: dict[str, Any]) -> str:
     if kind == "last_words":
         return _("Last words of seat %(n)s") % {"n": step.get("seat")}
     if kind == "award":
-        kind = award_kind_text(str(step.get("kind")))
+        kind = word_text(str(step.get("kind")), "kind")
         return _("%(kind)s for seat %(n)s") % {"kind": kind, "n": step.get("seat")}
     return str(kind)
 

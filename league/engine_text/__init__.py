@@ -26,13 +26,18 @@ from engine.messages import PARAMS, ParamKind, message_key, render
 
 # --- the small words -----------------------------------------------------------------------
 
-#: Enumerated words a parameter of kind ``word`` may hold, translated.
+#: Enumerated words a parameter of kind ``word`` may hold, translated. A key is the token
+#: (``"killer"``), or ``"param:token"`` where one token needs another word in one
+#: parameter (``"rule:killers"``, a final tie's rule, beside the winner ``"killers"``).
 WORDS: dict[str, Promise] = {}
 
 
-def word_text(value: str) -> str:
-    """An enumerated word (a role, a winner, a JSON kind …) in the active language."""
-    found = WORDS.get(value)
+def word_text(value: str, param: str | None = None) -> str:
+    """An enumerated word (a role, a winner, a JSON kind …) in the active language;
+    ``param``: the parameter it is the value of, for a word that depends on it."""
+    found = WORDS.get(f"{param}:{value}") if param else None
+    if found is None:
+        found = WORDS.get(value)
     return str(found) if found is not None else value
 
 
@@ -82,18 +87,27 @@ def number_text(value: Any) -> str:
         return str(value)
 
 
-_FORMATTERS: Mapping[ParamKind, Callable[[Any], str]] = {
-    ParamKind.INT: str,
-    ParamKind.SEAT: str,
-    ParamKind.SEATS: _joined,
-    ParamKind.INTS: _joined,
-    ParamKind.PHASE: phase_text,
-    ParamKind.TEXT: str,
-    ParamKind.TEXTS: _joined,
-    ParamKind.WORD: lambda v: word_text(str(v)),
-    ParamKind.WORDS: lambda v: _joined([word_text(str(w)) for w in v]),
-    ParamKind.DECIMAL: number_text,
+def _words(values: Any, param: str) -> str:
+    if not isinstance(values, (list, tuple)):
+        return word_text(str(values), param)
+    return _joined([word_text(str(w), param) for w in values])
+
+
+_FORMATTERS: Mapping[ParamKind, Callable[[Any, str], str]] = {
+    ParamKind.INT: lambda v, _: str(v),
+    ParamKind.SEAT: lambda v, _: str(v),
+    ParamKind.SEATS: lambda v, _: _joined(v),
+    ParamKind.INTS: lambda v, _: _joined(v),
+    ParamKind.PHASE: lambda v, name: phase_text(str(v), on=name in ON_PHASES),
+    ParamKind.TEXT: lambda v, _: str(v),
+    ParamKind.TEXTS: lambda v, _: _joined(v),
+    ParamKind.WORD: lambda v, name: word_text(str(v), name),
+    ParamKind.WORDS: _words,
+    ParamKind.DECIMAL: lambda v, _: number_text(v),
 }
+
+#: Phase parameters said as a moment ("killed on night 2": la noche 2), not as a name.
+ON_PHASES = frozenset({"on", "ended"})
 
 
 def param_text(name: str, value: Any) -> str:
@@ -101,7 +115,7 @@ def param_text(name: str, value: Any) -> str:
     if value is None:
         return ""
     kind = PARAMS.get(name, ParamKind.TEXT)
-    return _FORMATTERS[kind](value)
+    return _FORMATTERS[kind](value, name)
 
 
 # --- the table -----------------------------------------------------------------------------
@@ -118,12 +132,24 @@ def engine_text(code: str, params: Mapping[str, Any] | None) -> str:
     """
     params = params or {}
     template = TEXT.get(message_key(code, params))
-    if template is None:
+    if template is not None:
+        values = {name: param_text(name, value) for name, value in params.items()}
         try:
-            return render(code, params)
-        except (KeyError, IndexError, ValueError):
-            return code
-    return str(template) % {name: param_text(name, value) for name, value in params.items()}
+            return str(template) % values
+        except (KeyError, TypeError, ValueError):  # params of another engine version
+            pass
+    try:
+        return render(code, params)
+    except (KeyError, IndexError, TypeError, ValueError):
+        return code
+
+
+def message_text(message: Any) -> str:
+    """Anything that is a code and params — an engine :class:`~engine.messages.Message`, a
+    tie, an ending, a point line, or their stored ``{"code", "params"}`` — in the active
+    language."""
+    code, params = _get(message, "code"), _get(message, "params")
+    return engine_text(str(code or ""), params if isinstance(params, Mapping) else {})
 
 
 _PLACES: Mapping[str, Promise] = {
@@ -131,6 +157,12 @@ _PLACES: Mapping[str, Promise] = {
     "result": pgettext_lazy("record part", "result"),
     "series": pgettext_lazy("record part", "series"),
     "awards": pgettext_lazy("record part", "awards"),
+    "ruleset": pgettext_lazy("record part", "ruleset"),
+    "seats": pgettext_lazy("record part", "seats"),
+    "log": pgettext_lazy("record part", "log"),
+    "meta": pgettext_lazy("record part", "meta"),
+    "format": pgettext_lazy("record part", "format"),
+    "record": pgettext_lazy("record part", "record"),
 }
 
 
@@ -149,6 +181,35 @@ def violation_text(code: str, where: str, params: Mapping[str, Any] | None) -> s
         "where": place,
         "message": engine_text(code, params),
     }
+
+
+def _get(obj: Any, key: str) -> Any:
+    if isinstance(obj, Mapping):
+        return obj.get(key)
+    return getattr(obj, key, None)
+
+
+def stored_violation_text(v: Any) -> str:
+    """A violation — the engine's :class:`~engine.record.Violation` or a stored
+    ``{"code", "where", "params", "message"}`` — as a reader sees it.
+
+    A row stored before violations kept their params (``params`` null: the migration could
+    not recover them) is shown as it was stored.
+    """
+    params = _get(v, "params")
+    if not isinstance(params, Mapping):
+        return str(_get(v, "message") or _get(v, "code") or "")
+    return violation_text(str(_get(v, "code") or ""), str(_get(v, "where") or ""), params)
+
+
+def stored_reason_text(item: Any) -> str:
+    """A point line's reason — an engine ``PointItem`` or a stored ``{"kind", "points",
+    "code", "params"}`` — in the active language; a line stored with only its English
+    ``reason`` (no params recovered) is shown as it was stored."""
+    params = _get(item, "params")
+    if not isinstance(params, Mapping) or not _get(item, "code"):
+        return str(_get(item, "reason") or "")
+    return engine_text(str(_get(item, "code")), params)
 
 
 def _assemble() -> None:
