@@ -8,8 +8,11 @@ exact JSON form back, so ``parse_record(dump_record(r)) == r``.
 
 from __future__ import annotations
 
+import errno
 import json
+import math
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from enum import Enum, StrEnum
@@ -17,7 +20,7 @@ from types import MappingProxyType
 from typing import Any, Literal, TypeVar
 
 from engine.errors import EngineError
-from engine.messages import Params, render
+from engine.messages import Param, Params, render
 from engine.rulesets import RULESETS, Ruleset, RulesetError, get_ruleset
 
 FORMAT = "kgr/1"
@@ -136,11 +139,20 @@ class Violation:
 
 
 class RecordError(EngineError):
-    """A record that is malformed or breaks the rules; carries every violation found."""
+    """A record that is malformed or breaks the rules; carries every violation found.
+
+    Its ``code``, ``params`` and ``where`` are the first violation's; ``str()`` is every
+    violation's English, joined with ``"; "``.
+    """
 
     def __init__(self, violations: tuple[Violation, ...] | list[Violation]) -> None:
         self.violations = tuple(violations)
-        super().__init__("; ".join(str(v) for v in self.violations))
+        first = self.violations[0]
+        self.where = first.where
+        super().__init__(first.code, first.params)
+
+    def __str__(self) -> str:
+        return "; ".join(str(v) for v in self.violations)
 
 
 @fast_init
@@ -259,44 +271,111 @@ def _hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return d if len(d) == len(pairs) else _Obj(pairs)
 
 
+# A string, or a constant JavaScript has and JSON has not: the first such constant outside
+# every string is the one the decoder stopped at (before it, the text was JSON).
+_STRING_OR_CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)', re.DOTALL)
+
+
+def _constant_at(doc: str) -> int:
+    for m in _STRING_OR_CONSTANT.finditer(doc):
+        if m.group(1):
+            return m.start()
+    return 0
+
+
 def loads(text: str | bytes) -> Any:
     """``json.loads`` keeping track of duplicate keys. Raises ``json.JSONDecodeError``,
-    also for ``NaN``/``Infinity``, which are not JSON (RFC 8259)."""
+    also for ``NaN``/``Infinity``/``-Infinity``, which are not JSON (RFC 8259), at the
+    place they are written."""
 
     def not_json(name: str) -> Any:
-        doc = text if isinstance(text, str) else text.decode("utf-8", "replace")
-        raise json.JSONDecodeError(f"{name} is not a JSON number", doc, max(0, doc.find(name)))
+        doc = text if isinstance(text, str) else text.decode(json.detect_encoding(text), "replace")
+        raise json.JSONDecodeError(f"{name} is not a JSON number", doc, _constant_at(doc))
 
     return json.loads(text, object_pairs_hook=_hook, parse_constant=not_json)
 
 
+#: Python's JSON complaints (``JSONDecodeError.msg``) by their ``problem`` token.
+_JSON_PROBLEMS = (
+    ("Expecting value", "expecting_value"),
+    ("Expecting ',' delimiter", "expecting_comma"),
+    ("Expecting ':' delimiter", "expecting_colon"),
+    ("Expecting property name enclosed in double quotes", "expecting_key"),
+    ("Unterminated string starting at", "unterminated_string"),
+    ("Invalid control character", "control_character"),
+    ("Invalid \\escape", "invalid_escape"),
+    ("Invalid \\uXXXX escape", "invalid_unicode_escape"),
+    ("Extra data", "extra_data"),
+)
+_NOT_A_NUMBER = re.compile(r"(-?Infinity|NaN) is not a JSON number")
+
+
+def json_problem(e: json.JSONDecodeError) -> dict[str, Param]:
+    """What the decoder complained of, as params: ``variant`` and ``problem`` (the same
+    token), ``line`` and ``column``; ``value`` for a NaN or an infinity, ``detail`` (the
+    decoder's own words) for a complaint without a token (``other``)."""
+    params: dict[str, Param] = {"line": e.lineno, "column": e.colno}
+    problem = next((token for start, token in _JSON_PROBLEMS if e.msg.startswith(start)), "")
+    if not problem:
+        found = _NOT_A_NUMBER.fullmatch(e.msg)
+        if found:
+            problem = "nan"
+            params["value"] = found.group(1)
+        else:
+            problem = "other"
+            params["detail"] = e.msg
+    return {"variant": problem, "problem": problem, **params}
+
+
 class UnreadableFile(EngineError):
-    """A file that cannot be read or is not JSON; the message names file, line and column."""
+    """A file that cannot be read or is not JSON; the message names file, line and column.
+
+    Codes: ``file.unreadable`` (the system's ``problem``: ``not_found``,
+    ``permission_denied``, ``is_a_directory`` or ``other``), ``file.not_utf8`` and
+    ``file.json`` (the decoder's ``problem``, as :func:`json_problem`); ``path`` is the
+    file as given.
+    """
+
+
+_OS_PROBLEMS = {
+    errno.ENOENT: "not_found",
+    errno.EACCES: "permission_denied",
+    errno.EPERM: "permission_denied",
+    errno.EISDIR: "is_a_directory",
+}
 
 
 def load_file(path: str | os.PathLike[str]) -> Any:
     """A record file's JSON value (duplicate keys kept for the validator to report).
 
     Every command reads files through here, so their messages are the same:
-    ``FILE:LINE:COLUMN: what``.
+    ``FILE:LINE:COLUMN: what``. ``NaN`` and the infinities are not JSON (spec §6 ruling 1).
     """
+    name = os.fspath(path)
     try:
         with open(path, "rb") as f:
             data = f.read()
     except OSError as e:
-        raise UnreadableFile(f"{path}: cannot read: {e.strerror or e}") from None
+        problem = _OS_PROBLEMS.get(e.errno or 0, "other")
+        params: dict[str, Param] = {"variant": problem, "problem": problem, "path": str(name)}
+        if problem == "other":
+            params["detail"] = str(e.strerror or e)
+        raise UnreadableFile("file.unreadable", params) from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
         column = e.start - data.rfind(b"\n", 0, e.start)
-        raise UnreadableFile(f"{path}:{line}:{column}: not UTF-8 text") from None
+        raise UnreadableFile(
+            "file.not_utf8", {"path": str(name), "line": line, "column": column}
+        ) from None
     try:
         return loads(text)
     except json.JSONDecodeError as e:
-        raise UnreadableFile(f"{path}:{e.lineno}:{e.colno}: not JSON: {e.msg}") from None
+        raise UnreadableFile("file.json", {**json_problem(e), "path": str(name)}) from None
     except RecursionError:
-        raise UnreadableFile(f"{path}:1:1: not JSON: nested too deeply") from None
+        params = {"variant": "too_deep", "problem": "too_deep", "path": str(name)}
+        raise UnreadableFile("file.json", {**params, "line": 1, "column": 1}) from None
 
 
 _NIGHT_KEYS = frozenset({"phase", "n", "kill", "check"})
@@ -317,27 +396,33 @@ class _Reader:
         self.problems: list[Violation] = []
         self.fatal = False
 
-    def bad(self, code: str, where: str, path: str, message: str, fatal: bool = True) -> None:
-        self.problems.append(Violation(code, where, f"{path}: {message}"))
+    def bad(
+        self, code: str, where: str, path: str, params: Mapping[str, Param], fatal: bool = True
+    ) -> None:
+        self.problems.append(Violation(code, where, {**params, "path": path}))
         self.fatal = self.fatal or fatal
+
+    def wrong_type(self, where: str, path: str, expected: str, v: Any) -> None:
+        """``v`` is not of the ``expected`` shape (a ``record.type`` variant)."""
+        self.bad("record.type", where, path, {"variant": expected, "got": _kind(v)})
 
     def obj(
         self, v: Any, where: str, path: str, required: frozenset[str], allowed: frozenset[str]
     ) -> bool:
         """Check ``v`` is an object with every required key and no unknown one."""
         if not isinstance(v, dict):
-            self.bad("record.type", where, path, f"expected an object, got {_kind(v)}")
+            self.wrong_type(where, path, "object", v)
             return False
         if isinstance(v, _Obj):
             for k in v.duplicates:
-                self.bad("record.duplicate_key", where, path, f"key {k!r} appears twice", False)
+                self.bad("record.duplicate_key", where, path, {"key": k}, False)
         if v.keys() - allowed:
             for k in v:
                 if k not in allowed:
-                    self.bad("record.unknown_key", where, path, f"unknown key {k!r}", False)
+                    self.bad("record.unknown_key", where, path, {"key": str(k)}, False)
         if required - v.keys():
             for k in sorted(required - v.keys()):
-                self.bad("record.missing_key", where, path, f"missing required key {k!r}")
+                self.bad("record.missing_key", where, path, {"key": k})
         return True
 
     def seat(self, v: Any, where: str, path: str, nullable: bool) -> int | None:
@@ -345,13 +430,13 @@ class _Reader:
             return int(v)
         if v is None and nullable:
             return None
-        want = "a seat number or null" if nullable else "a seat number"
-        self.bad("record.type", where, path, f"expected {want}, got {json.dumps(v)[:40]}")
+        variant = "seat_or_null" if nullable else "seat"
+        self.bad("record.type", where, path, {"variant": variant, "value": _shown(v)})
         return None
 
     def seat_list(self, v: Any, where: str, path: str) -> tuple[int, ...]:
         if not isinstance(v, list):
-            self.bad("record.type", where, path, f"expected a list of seats, got {_kind(v)}")
+            self.wrong_type(where, path, "seat_list", v)
             return ()
         return tuple(
             s for i, x in enumerate(v) if (s := self.seat(x, where, f"{path}[{i}]", False))
@@ -360,21 +445,20 @@ class _Reader:
     def string(self, v: Any, where: str, path: str) -> str:
         if isinstance(v, str) and v:
             return v
-        self.bad("record.type", where, path, f"expected a non-empty string, got {_kind(v)}")
+        self.wrong_type(where, path, "non_empty_string", v)
         return ""
 
     def enum(self, cls: type[Any], v: Any, where: str, path: str) -> Any:
         try:
             return cls(v)
         except (ValueError, TypeError):
-            allowed = ", ".join(repr(e.value) for e in cls)
-            self.bad(
-                "record.bad_value", where, path, f"{json.dumps(v)[:40]} is not one of {allowed}"
-            )
+            variant = _ENUM_VARIANTS[cls]
+            self.bad("record.bad_value", where, path, {"variant": variant, "value": _shown(v)})
             return None
 
 
 def _kind(v: object) -> str:
+    """The JSON kind of ``v``, a ``got`` token (:data:`engine.texts.records.KINDS`)."""
     if v is None:
         return "null"
     return {
@@ -384,6 +468,11 @@ def _kind(v: object) -> str:
         str: "a string",
         list: "a list",
     }.get(type(v), "an object")
+
+
+def _shown(v: object) -> str:
+    """A value shown back in a message: its JSON, cut at 40 characters."""
+    return json.dumps(v)[:40]
 
 
 def _read_ruleset(r: _Reader, v: Any) -> tuple[str | RulesetOverride, Ruleset | None]:
@@ -397,20 +486,20 @@ def _read_ruleset(r: _Reader, v: Any) -> tuple[str | RulesetOverride, Ruleset | 
         if "base" not in v or "overrides" not in v:
             return "", None
         if not isinstance(v["base"], str) or not isinstance(v["overrides"], dict):
-            r.bad("record.type", "setup", "ruleset", "expected {base: id, overrides: {...}}")
+            r.bad("record.type", "setup", "ruleset", {"variant": "ruleset_object"})
             return "", None
         for where in _duplicates_within(v["overrides"], "ruleset.overrides"):
-            r.bad("record.duplicate_key", "setup", where, "a key appears twice", False)
+            r.bad("record.duplicate_key", "setup", where, {"variant": "nested"}, False)
         spec = RulesetOverride(v["base"], MappingProxyType(json.loads(json.dumps(v["overrides"]))))
     else:
-        r.bad("record.type", "setup", "ruleset", f"expected a ruleset id, got {_kind(v)}")
+        r.wrong_type("setup", "ruleset", "ruleset_id", v)
         return "", None
     try:
         rules = get_ruleset(
             spec if isinstance(spec, str) else {"base": spec.base, "overrides": spec.overrides}
         )
     except RulesetError as e:
-        r.bad(e.code, "setup", "ruleset", e.message)
+        r.bad(e.code, "setup", "ruleset", e.params)
         return spec, None
     return spec, rules
 
@@ -430,7 +519,7 @@ def _duplicates_within(v: Any, path: str) -> list[str]:
 
 def _read_seats(r: _Reader, v: Any) -> tuple[Seat, ...]:
     if not isinstance(v, list) or not v:
-        r.bad("record.type", "setup", "seats", f"expected a non-empty list, got {_kind(v)}")
+        r.wrong_type("setup", "seats", "non_empty_list", v)
         return ()
     seats = []
     required = frozenset({"seat", "player", "role"})
@@ -440,6 +529,9 @@ def _read_seats(r: _Reader, v: Any) -> tuple[Seat, ...]:
             continue
         number = r.seat(s["seat"], "setup", f"{path}.seat", False)
         player = r.string(s["player"], "setup", f"{path}.player")
+        if player.isspace():  # spec §6 ruling 10; the seat can still be replayed
+            variant = {"variant": "blank_player", "value": _shown(player)}
+            r.bad("record.bad_value", "setup", f"{path}.player", variant, False)
         role = r.enum(Role, s["role"], "setup", f"{path}.role")
         if number and player and role:
             seats.append(Seat(number, player, role))
@@ -447,13 +539,11 @@ def _read_seats(r: _Reader, v: Any) -> tuple[Seat, ...]:
         return ()
     numbers = sorted(s.seat for s in seats)
     if numbers != list(range(1, len(seats) + 1)):
-        r.bad("setup.seats", "setup", "seats", f"seats must be 1..{len(seats)}, each exactly once")
+        r.bad("setup.seats", "setup", "seats", {"n": len(seats)})
     players: set[str] = set()
     for s in seats:
         if s.player in players:
-            r.bad(
-                "setup.duplicate_player", "setup", "seats", f"player {s.player!r} holds two seats"
-            )
+            r.bad("setup.duplicate_player", "setup", "seats", {"player": s.player})
         players.add(s.player)
     return tuple(sorted(seats, key=lambda s: s.seat))
 
@@ -466,15 +556,16 @@ def _read_night(r: _Reader, v: dict[str, Any], where: str, path: str) -> Night:
 
 def _read_ballot(r: _Reader, v: Any, where: str, path: str) -> Ballot:
     if not isinstance(v, dict):
-        r.bad("record.type", where, path, f"expected an object voter → target, got {_kind(v)}")
+        r.wrong_type(where, path, "ballot", v)
         return Ballot(())
     if isinstance(v, _Obj):
         for k in v.duplicates:
-            r.bad("record.duplicate_key", where, path, f"seat {k} voted twice", False)
+            r.bad("record.duplicate_key", where, path, {"variant": "voter", "key": k}, False)
     votes = []
     for key, target in v.items():
+        # spec §6 ruling 6: a canonical decimal, "8" but never "08", "+8", " 8" or "٨"
         if not (isinstance(key, str) and key.isascii() and key.isdigit() and key[0] != "0"):
-            r.bad("record.bad_value", where, path, f"voter {key!r} is not a seat number")
+            r.bad("record.bad_value", where, path, {"variant": "voter", "key": str(key)})
             continue
         if target is None or (_is_int(target) and target >= 1):
             votes.append((int(key), target))
@@ -485,7 +576,7 @@ def _read_ballot(r: _Reader, v: Any, where: str, path: str) -> Ballot:
 
 def _read_last_words(r: _Reader, v: Any, where: str, path: str) -> tuple[LastWordsEntry, ...]:
     if not isinstance(v, list):
-        r.bad("record.type", where, path, f"expected a list, got {_kind(v)}")
+        r.wrong_type(where, path, "list", v)
         return ()
     entries = []
     keys = frozenset({"seat", "suspects"})
@@ -499,14 +590,20 @@ def _read_last_words(r: _Reader, v: Any, where: str, path: str) -> tuple[LastWor
     return tuple(entries)
 
 
+def _given(v: dict[str, Any], key: str) -> bool:
+    """``key`` is in the day and not an empty list: spec §6 ruling 5 reads an empty
+    ``eject``, ``last_words`` or ``ballots`` as the key left out."""
+    return key in v and v[key] != []
+
+
 def _read_day(r: _Reader, v: dict[str, Any], where: str, path: str) -> Day:
     n = v["n"]
-    eject = r.seat_list(v["eject"], where, f"{path}.eject") if "eject" in v else None
+    eject = r.seat_list(v["eject"], where, f"{path}.eject") if _given(v, "eject") else None
     surrender = (
         r.seat(v["surrender"], where, f"{path}.surrender", False) if "surrender" in v else None
     )
     ballots: tuple[Ballot, ...] | None = None
-    if "ballots" in v:
+    if _given(v, "ballots"):
         raw = v["ballots"]
         if isinstance(raw, list):
             ballots = tuple(
@@ -514,14 +611,14 @@ def _read_day(r: _Reader, v: dict[str, Any], where: str, path: str) -> Day:
                 for k, b in enumerate(raw)
             )
         else:
-            r.bad("record.type", where, f"{path}.ballots", f"expected a list, got {_kind(raw)}")
+            r.wrong_type(where, f"{path}.ballots", "list", raw)
     eliminated: int | Undeclared | None = UNDECLARED
     if "eliminated" in v:
         eliminated = r.seat(v["eliminated"], where, f"{path}.eliminated", True)
     lot = r.seat(v["lot"], where, f"{path}.lot", False) if "lot" in v else None
     last_words = (
         _read_last_words(r, v["last_words"], where, f"{path}.last_words")
-        if "last_words" in v
+        if _given(v, "last_words")
         else None
     )
     return Day(n, eject, surrender, ballots, eliminated, lot, last_words)
@@ -529,18 +626,18 @@ def _read_day(r: _Reader, v: dict[str, Any], where: str, path: str) -> Day:
 
 def _read_log(r: _Reader, v: Any) -> tuple[Phase, ...]:
     if not isinstance(v, list):
-        r.bad("record.type", "setup", "log", f"expected a list of phases, got {_kind(v)}")
+        r.wrong_type("setup", "log", "phases", v)
         return ()
     phases: list[Phase] = []
     for i, entry in enumerate(v):
         path = f"log[{i}]"
         where = f"{'night' if i % 2 == 0 else 'day'} {i // 2 + 1}"
         if not isinstance(entry, dict):
-            r.bad("record.type", where, path, f"expected a phase object, got {_kind(entry)}")
+            r.wrong_type(where, path, "phase", entry)
             continue
         kind, n = entry.get("phase"), entry.get("n")
         if kind not in ("night", "day") or not (type(n) is int and n >= 1):
-            r.bad("record.bad_value", where, path, 'needs "phase": "night" or "day" and "n" ≥ 1')
+            r.bad("record.bad_value", where, path, {"variant": "phase"})
             continue
         where = f"{kind} {n}"
         if kind == "night":
@@ -553,7 +650,7 @@ def _read_log(r: _Reader, v: Any) -> tuple[Phase, ...]:
 
 def _read_awards(r: _Reader, v: Any) -> tuple[Award, ...]:
     if not isinstance(v, list):
-        r.bad("record.type", "awards", "awards", f"expected a list, got {_kind(v)}")
+        r.wrong_type("awards", "awards", "list", v)
         return ()
     awards = []
     required = frozenset({"seat", "kind"})
@@ -566,18 +663,17 @@ def _read_awards(r: _Reader, v: Any) -> tuple[Award, ...]:
         kind = r.enum(AwardKind, a["kind"], "awards", f"{path}.kind")
         points = a.get("points")
         if points is not None and (type(points) not in (int, float)):
-            r.bad(
-                "record.type", "awards", f"{path}.points", f"expected a number, got {_kind(points)}"
-            )
+            r.wrong_type("awards", f"{path}.points", "number", points)
+        elif type(points) is float and not math.isfinite(points):  # spec §6 ruling 1
+            params: dict[str, Param] = {"variant": "finite_number", "value": _shown(points)}
+            r.bad("record.type", "awards", f"{path}.points", params)
         reason = a.get("reason")
         if reason is not None and not isinstance(reason, str):
-            r.bad(
-                "record.type", "awards", f"{path}.reason", f"expected a string, got {_kind(reason)}"
-            )
+            r.wrong_type("awards", f"{path}.reason", "string", reason)
         if "points" in a and points is None:
-            r.bad("record.type", "awards", f"{path}.points", "expected a number, got null")
+            r.wrong_type("awards", f"{path}.points", "number", None)
         if "reason" in a and reason is None:
-            r.bad("record.type", "awards", f"{path}.reason", "expected a string, got null")
+            r.wrong_type("awards", f"{path}.reason", "string", None)
         if seat and kind:
             awards.append(Award(seat, kind, points, reason))
     return tuple(awards)
@@ -585,15 +681,16 @@ def _read_awards(r: _Reader, v: Any) -> tuple[Award, ...]:
 
 def _read_meta(r: _Reader, v: Any) -> Mapping[str, str]:
     if not isinstance(v, dict):
-        r.bad("record.type", "setup", "meta", f"expected an object of strings, got {_kind(v)}")
+        r.wrong_type("setup", "meta", "strings_object", v)
         return {}
     r.obj(v, "setup", "meta", frozenset(), frozenset(v))
     for k, x in v.items():
         if not isinstance(x, str):
-            r.bad("record.type", "setup", f"meta.{k}", f"expected a string, got {_kind(x)}")
+            r.wrong_type("setup", f"meta.{k}", "string", x)
     return MappingProxyType(dict(v))
 
 
+_ENUM_VARIANTS: dict[type[Any], str] = {Role: "role", Winner: "winner", AwardKind: "award_kind"}
 _ROLES = {r.value: r for r in Role}
 _WINNERS = {w.value: w for w in Winner}
 _KINDS = {k.value: k for k in AwardKind}
@@ -612,7 +709,7 @@ def _fast_day(p: dict[str, Any]) -> Day | None:
     elif type(eject) is not list or not all(type(s) is int and s >= 1 for s in eject):
         return None
     else:
-        eject = tuple(eject)
+        eject = tuple(eject) or None  # spec §6 ruling 5: [] is the key left out
     surrender = p.get("surrender", _ABSENT)
     if surrender is _ABSENT:
         surrender = None
@@ -638,7 +735,7 @@ def _fast_day(p: dict[str, Any]) -> Day | None:
             except KeyError:
                 return None
             read.append(Ballot(tuple(votes)))
-        ballots = tuple(read)
+        ballots = tuple(read) or None
     eliminated = p.get("eliminated", UNDECLARED)
     if not (
         eliminated is None
@@ -668,7 +765,7 @@ def _fast_day(p: dict[str, Any]) -> Day | None:
                 if type(x) is not int or x < 1:
                     return None
             entries.append(LastWordsEntry(seat, tuple(suspects)))
-        words = tuple(entries)
+        words = tuple(entries) or None
     return Day(p["n"], eject, surrender, ballots, eliminated, lot, words)
 
 
@@ -699,6 +796,8 @@ def _read_fast(obj: dict[str, Any]) -> GameRecord | None:
         except (KeyError, TypeError):
             return None
         if number != i or type(number) is not int or type(player) is not str or not player:
+            return None
+        if player.isspace():
             return None
         seats.append(Seat(i, player, role))
         players.append(player)
@@ -761,6 +860,8 @@ def _read_fast(obj: dict[str, Any]) -> GameRecord | None:
                 "reason" in a and type(reason) is not str
             ):
                 return None
+            if type(points) is float and not math.isfinite(points):
+                return None
             read.append(Award(seat, kind, points, reason))
         awards = tuple(read)
     result = obj.get("result")
@@ -787,10 +888,12 @@ def read_record(obj: Any) -> tuple[GameRecord | None, list[Violation]]:
         try:
             obj = loads(obj)
         except json.JSONDecodeError as e:
-            where = f"line {e.lineno} column {e.colno}"
-            return None, [Violation("record.json", "setup", f"$: not JSON: {e.msg} at {where}")]
+            return None, [Violation("record.json", "setup", {**json_problem(e), "path": "$"})]
         except (ValueError, RecursionError) as e:
-            return None, [Violation("record.json", "setup", f"$: not JSON: {e}")]
+            # bytes in no Unicode encoding, or JSON nested deeper than Python recurses
+            problem = "not_utf8" if isinstance(e, UnicodeDecodeError) else "too_deep"
+            params = {"variant": problem, "problem": problem, "detail": str(e), "path": "$"}
+            return None, [Violation("record.json", "setup", params)]
     if type(obj) is dict:
         fast = _read_fast(obj)
         if fast is not None:
@@ -883,7 +986,7 @@ def _read_slow(obj: Any) -> tuple[GameRecord | None, list[Violation]]:
     if not r.obj(obj, "setup", "$", frozenset({"format", "ruleset", "seats"}), _TOP_KEYS):
         return None, r.problems
     if "format" in obj and obj["format"] != FORMAT:
-        r.bad("record.format", "setup", "format", f"expected {FORMAT!r}, got {obj['format']!r}")
+        r.bad("record.format", "setup", "format", {"value": repr(obj["format"])})
     spec, rules = _read_ruleset(r, obj["ruleset"]) if "ruleset" in obj else ("", None)
     seats = _read_seats(r, obj["seats"]) if "seats" in obj else ()
     meta = _read_meta(r, obj["meta"]) if "meta" in obj else None
@@ -903,8 +1006,9 @@ def _read_slow(obj: Any) -> tuple[GameRecord | None, list[Violation]]:
 def parse_record(obj: Any) -> GameRecord:
     """Read a record strictly: raise :class:`RecordError` with every problem in its form."""
     record, problems = read_record(obj)
-    if problems or record is None:
+    if problems:
         raise RecordError(problems)
+    assert record is not None  # the reader gives no record only with a problem
     return record
 
 

@@ -14,15 +14,28 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 
 from engine.errors import EngineError
+from engine.messages import Param
 
 
 class RulesetError(EngineError):
-    """An unknown ruleset id or parameter, or parameters that contradict each other."""
+    """An unknown ruleset id or parameter, or parameters that contradict each other.
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+    ``code`` is ``ruleset.unknown``, ``ruleset.unknown_parameter`` or
+    ``ruleset.bad_value``; ``params["variant"]`` says which shape (see
+    :mod:`engine.texts.records`).
+    """
+
+    def __init__(self, code: str, params: Mapping[str, Param]) -> None:
+        super().__init__(code, params)
+
+    @property
+    def message(self) -> str:
+        """The English sentence (``str(self)``)."""
+        return str(self)
+
+
+def _bad_value(variant: str, **params: Param) -> RulesetError:
+    return RulesetError("ruleset.bad_value", {"variant": variant, **params})
 
 
 class BallotRule(StrEnum):
@@ -91,25 +104,20 @@ class Ruleset:
     def __post_init__(self) -> None:
         lo, hi = self.players
         if not 3 <= lo <= hi:
-            raise RulesetError("ruleset.bad_value", f"players [{lo}, {hi}] is not a valid range")
+            raise _bad_value("players_range", lo=lo, hi=hi)
         for n in range(lo, hi + 1):
             if n not in self.roles:
-                raise RulesetError("ruleset.bad_value", f"roles give no cards for {n} players")
-        for n, (killers, police) in self.roles.items():
-            if not lo <= n <= hi:
-                raise RulesetError(
-                    "ruleset.bad_value", f"roles name {n} players, outside players [{lo}, {hi}]"
-                )
+                raise _bad_value("roles_missing", n=n)
+        # Spec §6 ruling 3: rows of the table outside ``players`` are ignored.
+        roles = {n: counts for n, counts in sorted(self.roles.items()) if lo <= n <= hi}
+        for n, (killers, police) in roles.items():
             if killers < 1 or police < 0 or killers + police >= n:
-                raise RulesetError(
-                    "ruleset.bad_value",
-                    f"roles for {n} players: {killers} killers and {police} police do not fit",
-                )
+                raise _bad_value("roles_fit", n=n, killer_count=killers, police_count=police)
         if self.ballot is BallotRule.PLURALITY and self.final_tie is None:
-            raise RulesetError("ruleset.bad_value", "a plurality ballot needs a final_tie")
+            raise _bad_value("plurality_final_tie")
         if self.ballot is BallotRule.MAJORITY and self.final_tie is not None:
-            raise RulesetError("ruleset.bad_value", "a majority ballot has no final_tie")
-        object.__setattr__(self, "roles", MappingProxyType(dict(sorted(self.roles.items()))))
+            raise _bad_value("majority_final_tie")
+        object.__setattr__(self, "roles", MappingProxyType(roles))
 
     @property
     def table_sizes(self) -> frozenset[int]:
@@ -171,7 +179,13 @@ class Ruleset:
         if base is None or base == self:
             return self.id
         ours, theirs = self.to_params(), base.to_params()
-        return {"base": self.id, "overrides": {k: v for k, v in ours.items() if v != theirs[k]}}
+        overrides = {k: v for k, v in ours.items() if v != theirs[k]}
+        lo, hi = self.players
+        if self.roles == {n: c for n, c in base.roles.items() if lo <= n <= hi}:
+            overrides.pop("roles", None)  # the base's table, narrowed by ``players``
+        if self.final_tie is None and self.ballot is BallotRule.MAJORITY:
+            overrides.pop("final_tie", None)  # the base's final tie, unused by a majority
+        return {"base": self.id, "overrides": overrides}
 
 
 def _sizes(lo: int, hi: int, killers: int, police: int) -> dict[int, tuple[int, int]]:
@@ -243,8 +257,10 @@ RULESETS: Mapping[str, Ruleset] = MappingProxyType(
 _PARAMS = frozenset(RULESETS["classic"].to_params())
 
 
-def _bad(name: str, value: object, expected: str) -> RulesetError:
-    return RulesetError("ruleset.bad_value", f"override {name}={value!r}: expected {expected}")
+def _bad(name: str, value: object) -> RulesetError:
+    """A bad override value: one shape per parameter (``flag`` for the true/false ones)."""
+    variant = "flag" if name in ("surrender", "first_night_repeat_ban") else name
+    return _bad_value(variant, rule=name, value=repr(value))
 
 
 _E = TypeVar("_E", bound=StrEnum)
@@ -256,11 +272,18 @@ def _enum_value(enum: type[_E], name: str, value: object) -> _E:
             return enum(value)
         except ValueError:
             pass
-    raise _bad(name, value, " or ".join(repr(e.value) for e in enum))
+    raise _bad(name, value)
 
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_decimal(key: object) -> bool:
+    """A canonical decimal: ASCII digits, no sign, space or leading zero (spec §6, 6)."""
+    return (
+        isinstance(key, str) and key.isascii() and key.isdigit() and (key[0] != "0" or key == "0")
+    )
 
 
 def _override(name: str, value: object) -> dict[str, object]:
@@ -268,16 +291,16 @@ def _override(name: str, value: object) -> dict[str, object]:
     if name == "players":
         if isinstance(value, list) and len(value) == 2 and all(_is_int(v) for v in value):
             return {"players": (value[0], value[1])}
-        raise _bad(name, value, "[min, max]")
+        raise _bad(name, value)
     if name == "roles":
         if not isinstance(value, dict) or not value:
-            raise _bad(name, value, '{"N": [killers, police], ...}')
+            raise _bad(name, value)
         roles: dict[int, tuple[int, int]] = {}
         for key, pair in value.items():
-            if not (isinstance(key, str) and key.isdigit() and isinstance(pair, list)):
-                raise _bad(name, value, '{"N": [killers, police], ...}')
+            if not (_is_decimal(key) and isinstance(pair, list)):
+                raise _bad(name, value)
             if len(pair) != 2 or not all(_is_int(v) for v in pair):
-                raise _bad(name, value, '{"N": [killers, police], ...}')
+                raise _bad(name, value)
             roles[int(key)] = (pair[0], pair[1])
         return {"roles": roles}
     if name == "abstain":
@@ -287,13 +310,13 @@ def _override(name: str, value: object) -> dict[str, object]:
             return {"abstain": AbstainRule.NEVER}
         if value == "not-final":
             return {"abstain": AbstainRule.NOT_FINAL}
-        raise _bad(name, value, 'true, false or "not-final"')
+        raise _bad(name, value)
     if name == "final_tie":
         return {"final_tie": None if value is None else _enum_value(FinalTie, name, value)}
     if name in ("surrender", "first_night_repeat_ban"):
         if isinstance(value, bool):
             return {name: value}
-        raise _bad(name, value, "true or false")
+        raise _bad(name, value)
     enums: dict[str, type[StrEnum]] = {
         "ballot": BallotRule,
         "last_words": LastWordsRule,
@@ -305,6 +328,10 @@ def _override(name: str, value: object) -> dict[str, object]:
 def get_ruleset(spec: str | Mapping[str, object] | Ruleset) -> Ruleset:
     """Resolve a built-in id, or ``{"base": id, "overrides": {...}}``, to a :class:`Ruleset`.
 
+    Each override replaces its own parameter and nothing else (spec §6 ruling 3): rows of
+    ``roles`` outside ``players`` are ignored, and ``ballot: "majority"`` leaves the
+    base's ``final_tie`` unused (a ``final_tie`` the overrides name is still refused).
+
     Raises :class:`RulesetError` naming the unknown id or parameter, or the bad value.
     """
     if isinstance(spec, Ruleset):
@@ -313,28 +340,29 @@ def get_ruleset(spec: str | Mapping[str, object] | Ruleset) -> Ruleset:
         try:
             return RULESETS[spec]
         except KeyError:
-            known = ", ".join(RULESETS)
             raise RulesetError(
-                "ruleset.unknown", f"unknown ruleset {spec!r} (known: {known})"
+                "ruleset.unknown", {"ruleset": spec, "known": list(RULESETS)}
             ) from None
     if not isinstance(spec, Mapping):
-        raise RulesetError("ruleset.bad_value", "ruleset must be an id or {base, overrides}")
-    extra = sorted(set(spec) - {"base", "overrides"})
+        raise _bad_value("spec")
+    extra = sorted(str(k) for k in set(spec) - {"base", "overrides"})
     if extra:
-        raise RulesetError("ruleset.unknown_parameter", f"unknown ruleset key {extra[0]!r}")
+        raise RulesetError("ruleset.unknown_parameter", {"variant": "key", "key": extra[0]})
     if "base" not in spec or "overrides" not in spec:
-        raise RulesetError("ruleset.bad_value", "a ruleset object needs both base and overrides")
+        raise _bad_value("incomplete")
     base, overrides = spec["base"], spec["overrides"]
     if not isinstance(base, str):
-        raise RulesetError("ruleset.bad_value", "ruleset base must be a ruleset id")
+        raise _bad_value("base")
     ruleset = get_ruleset(base)
     if not isinstance(overrides, Mapping):
-        raise RulesetError("ruleset.bad_value", "ruleset overrides must be an object")
+        raise _bad_value("overrides")
     fields: dict[str, object] = {}
     for name, value in overrides.items():
         if name not in _PARAMS:
             raise RulesetError(
-                "ruleset.unknown_parameter", f"unknown ruleset parameter {name!r} in overrides"
+                "ruleset.unknown_parameter", {"variant": "parameter", "key": str(name)}
             )
         fields.update(_override(name, value))
+    if fields.get("ballot") is BallotRule.MAJORITY and "final_tie" not in fields:
+        fields["final_tie"] = None
     return replace(ruleset, **fields)  # type: ignore[arg-type]
