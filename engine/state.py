@@ -5,11 +5,16 @@
 (:mod:`engine.validate`) replays a record through the very same step methods in a
 lenient mode (report, then carry on with what the record declares), so a live game
 and a record of it can never be judged differently.
+
+Everything the state says is data: a :class:`Violation` is a code, a ``where`` and plain
+``params``; why the game ended is an :class:`EndReason` (an :class:`Ending` adds the
+surrendering seat); why a day goes on is a :class:`Tie`. Each renders its English from
+:mod:`engine.messages` (templates in :mod:`engine.texts.games`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from operator import attrgetter
@@ -17,6 +22,7 @@ from types import MappingProxyType
 from typing import Any
 
 from engine.errors import EngineError
+from engine.messages import Param, render
 from engine.record import (
     UNDECLARED,
     Ballot,
@@ -34,6 +40,27 @@ from engine.record import (
     fast_init,
 )
 from engine.rulesets import BallotRule, FinalTie, KillersWin, LastWordsRule, Ruleset
+
+__all__ = [
+    "Cause",
+    "Death",
+    "Eject",
+    "Eliminate",
+    "EndReason",
+    "Ending",
+    "Event",
+    "Expected",
+    "GameState",
+    "IllegalEventError",
+    "Lot",
+    "NightAction",
+    "Step",
+    "Surrender",
+    "Tie",
+    "TieKind",
+    "can_end_drawn",
+    "day_events",
+]
 
 # --- events ------------------------------------------------------------------------------
 
@@ -86,13 +113,24 @@ Event = NightAction | Night | Eject | Surrender | Ballot | Lot | Eliminate | Las
 
 
 class IllegalEventError(EngineError):
-    """An event the rules do not allow here; ``violations`` as whole-record validation says."""
+    """An event the rules do not allow here; ``violations`` as whole-record validation says.
+
+    ``code``, ``params`` and ``where`` are the first violation's; ``str()`` lists them all.
+    """
 
     def __init__(self, violations: Sequence[Violation]) -> None:
         self.violations = tuple(violations)
         first = self.violations[0]
-        self.code, self.where, self.message = first.code, first.where, first.message
-        super().__init__("; ".join(str(v) for v in self.violations))
+        super().__init__(first.code, first.params)
+        self.where = first.where
+
+    @property
+    def message(self) -> str:
+        """The first violation's English, prefixed with its place."""
+        return self.violations[0].message
+
+    def __str__(self) -> str:
+        return "; ".join(str(v) for v in self.violations)
 
 
 # --- outcome -----------------------------------------------------------------------------
@@ -107,14 +145,6 @@ class Cause(StrEnum):
     EJECT = "eject"
 
 
-_CAUSE_TEXT = {
-    Cause.KILL: "killed on",
-    Cause.VOTE: "voted out on",
-    Cause.LOT: "drawn out by lot on",
-    Cause.EJECT: "ejected on",
-}
-
-
 @fast_init
 @dataclass(frozen=True, slots=True)
 class Death:
@@ -123,6 +153,103 @@ class Death:
     seat: int
     cause: Cause
     phase: str
+
+
+class EndReason(StrEnum):
+    """Why the game ended (python-chess's ``Termination``); values are stable tokens.
+
+    The English is the catalogue's ``end.<value>`` (see :class:`Ending`).
+    """
+
+    KILLERS_OUT = "killers_out"  # every killer is out: the good side wins
+    GOOD_OUT = "good_out"  # every good player is out (``all-good-out``)
+    POLICE_OUT = "police_out"  # every police officer is out
+    CIVILIANS_OUT = "civilians_out"  # every civilian is out (a draw under ``police-out``)
+    FINAL_TIE_KILLERS = "final_tie_killers"  # a third tied ballot under ``final_tie: killers``
+    FINAL_TIE_DRAW = "final_tie_draw"  # a third tied ballot under ``final_tie: draw``
+    SURRENDER = "surrender"  # the last police officer or killer alive surrendered
+
+    @property
+    def code(self) -> str:
+        """The catalogue key of this reason's sentence."""
+        return f"end.{self.value}"
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """Why the game ended, as data: the reason, and for a surrender who and of what role.
+
+    ``str()`` is the English (``"every killer is out"``, ``"seat 5 (killer) surrendered"``).
+    """
+
+    reason: EndReason
+    seat: int | None = None
+    role: Role | None = None
+
+    @property
+    def code(self) -> str:
+        """The catalogue key: ``end.<reason>``."""
+        return self.reason.code
+
+    @property
+    def params(self) -> dict[str, Param]:
+        """``{}``, or for a surrender ``{"seat", "role"}``."""
+        if self.seat is None or self.role is None:
+            return {}
+        return {"seat": self.seat, "role": self.role.value}
+
+    def __str__(self) -> str:
+        return render(self.code, self.params)
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON form: code, params and the English message."""
+        return {"code": self.code, "params": self.params, "message": str(self)}
+
+
+class TieKind(StrEnum):
+    """Why a day's voting goes on (spec §3.3, §3.4); values are stable tokens."""
+
+    TIE_BREAK = "tie_break"  # plurality ballot 1 tied: the tied speak again, ballot 2
+    OFF_SITE_PK = "off_site_pk"  # plurality ballot 2 tied: the others speak, ballot 3
+    FINAL = "final"  # plurality ballot 3 tied: the ruleset's final_tie
+    RUNOFF = "runoff"  # majority: no majority, a runoff ballot
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class Tie:
+    """A tie (or a ballot without a majority): its kind, the ballot, the seats still in.
+
+    ``rule`` is the ruleset's ``final_tie`` for a :attr:`TieKind.FINAL` tie, else None.
+    ``seats`` are sorted and always two or more. ``str()`` is the English, e.g.
+    ``"ballot 1 tied between seats 1, 7: tie-break"``.
+    """
+
+    kind: TieKind
+    ballot: int
+    seats: tuple[int, ...]
+    rule: FinalTie | None = None
+
+    @property
+    def code(self) -> str:
+        """The catalogue key: ``tie.<kind>``."""
+        return f"tie.{self.kind.value}"
+
+    @property
+    def params(self) -> dict[str, Param]:
+        """``{"k": ballot, "seats": [...]}``, plus ``"rule"`` for a final tie."""
+        params: dict[str, Param] = {"k": self.ballot, "seats": list(self.seats)}
+        if self.rule is not None:
+            params["rule"] = self.rule.value
+        return params
+
+    def __str__(self) -> str:
+        return render(self.code, self.params)
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON form: code, params and the English message."""
+        return {"code": self.code, "params": self.params, "message": str(self)}
 
 
 class Step(StrEnum):
@@ -152,12 +279,25 @@ class Expected:
     voters: frozenset[int] = frozenset()
     candidates: frozenset[int] = frozenset()
     abstain: bool = False
-    tie: str | None = None
+    tie: Tie | None = None
     lot_candidates: frozenset[int] = frozenset()
     eliminated: int | None = None
     last_words: frozenset[int] = frozenset()
     winner: Winner | None = None
-    reason: str | None = None
+    ending: Ending | None = None
+
+    @property
+    def reason(self) -> EndReason | None:
+        """Why the game ended (``step`` is :attr:`Step.OVER`), or None."""
+        return None if self.ending is None else self.ending.reason
+
+
+def can_end_drawn(rules: Ruleset) -> bool:
+    """Whether any game under ``rules`` can end in a draw (spec §6.9), from its parameters:
+    a plurality ballot whose final tie is a draw, or ``killers_win: police-out`` (all
+    civilians out is a draw)."""
+    final_draw = rules.ballot is BallotRule.PLURALITY and rules.final_tie is FinalTie.DRAW
+    return final_draw or rules.killers_win is KillersWin.POLICE_OUT
 
 
 # --- the state machine -------------------------------------------------------------------
@@ -175,11 +315,15 @@ _ALL_GOOD_OUT, _POLICE_OUT = KillersWin.ALL_GOOD_OUT, KillersWin.POLICE_OUT
 _MAJORITY = BallotRule.MAJORITY
 _GOOD, _KILLERS, _DRAW = Winner.GOOD, Winner.KILLERS, Winner.DRAW
 _FINAL_LOT, _FINAL_KILLERS = FinalTie.LOT, FinalTie.KILLERS
-
-
-def _seats(seats: Iterable[int]) -> str:
-    s = sorted(seats)
-    return "seat " + str(s[0]) if len(s) == 1 else "seats " + ", ".join(map(str, s))
+_TIE_BREAK, _OFF_SITE_PK = TieKind.TIE_BREAK, TieKind.OFF_SITE_PK
+_FINAL, _RUNOFF = TieKind.FINAL, TieKind.RUNOFF
+# Every ending but a surrender names no seat: one shared value each.
+_KILLERS_OUT = Ending(EndReason.KILLERS_OUT)
+_GOOD_OUT = Ending(EndReason.GOOD_OUT)
+_POLICE_GONE = Ending(EndReason.POLICE_OUT)
+_CIVILIANS_OUT = Ending(EndReason.CIVILIANS_OUT)
+_FINAL_TIE_KILLERS = Ending(EndReason.FINAL_TIE_KILLERS)
+_FINAL_TIE_DRAW = Ending(EndReason.FINAL_TIE_DRAW)
 
 
 _seat_number = attrgetter("seat")
@@ -208,13 +352,19 @@ _DEATHS: dict[tuple[int, Cause, str], Death] = {}
 _MAX_SHARED_DEATHS = 20_000  # every seat, cause and phase of games to 32 seats and 40 rounds
 
 
+#: Setup problems after which the seats cannot be replayed (spec §6.2): a seat without a
+#: place, or cards that do not fit the ruleset's table.
+UNPLAYABLE_SETUP = frozenset({"setup.seats", "setup.players", "setup.role_counts"})
+
+
 class _Deal:
     """The seats read in one pass: each seat's card, the cards dealt, the players."""
 
-    __slots__ = ("dealt", "n", "players", "role")
+    __slots__ = ("dealt", "n", "players", "role", "seats")
 
     def __init__(self, seats: Sequence[Seat]) -> None:
         self.n = len(seats)
+        self.seats = seats
         role: dict[int, Role] = {}
         players: set[str] = set()
         dealt = dict.fromkeys(_ROLES, 0)
@@ -225,36 +375,44 @@ class _Deal:
         self.role, self.dealt, self.players = role, dealt, len(players)
 
     def problems(self, rules: Ruleset) -> list[Violation]:
-        """The deal against ``rules``: seats 1..N once each, one seat a player, the cards.
-
-        Only the first problem is reported; the later checks assume the earlier ones hold.
-        """
+        """The deal against ``rules``: seats 1..N once each, one seat a player, the table
+        size, the cards. Every problem is reported (spec §6.2), one per duplicated player;
+        the cards are compared only where the ruleset deals for this table size."""
         n = self.n
+        found = []
         if len(self.role) != n or self.role.keys() != set(range(1, n + 1)):
-            return [Violation("setup.seats", "setup", f"setup: seats must be 1..{n}, each once")]
+            found.append(Violation("setup.seats", "setup", {"variant": "deal", "n": n}))
         if self.players != n:
-            return [Violation("setup.duplicate_player", "setup", "setup: a player holds two seats")]
+            held: dict[str, list[int]] = {}
+            for s in self.seats:
+                held.setdefault(s.player, []).append(s.seat)
+            for player, seats in held.items():
+                if len(seats) > 1:
+                    params: dict[str, Param] = {
+                        "variant": "deal",
+                        "player": player,
+                        "seats": sorted(seats),
+                    }
+                    found.append(Violation("setup.duplicate_player", "setup", params))
         counts = rules.role_counts(n)
         if counts is None:
             lo, hi = rules.players
-            return [
-                Violation(
-                    "setup.players", "setup", f"setup: {n} seat(s), but {rules.id} seats {lo}–{hi}"
-                )
-            ]
+            params = {"n": n, "ruleset": rules.id, "lo": lo, "hi": hi}
+            found.append(Violation("setup.players", "setup", params))
+            return found
         dealt = self.dealt
-        held = (dealt[_KILLER], dealt[_POLICE], dealt[_CIVILIAN])
-        if held != counts:
-            return [
-                Violation(
-                    "setup.role_counts",
-                    "setup",
-                    f"setup: {n} players under {rules.id} deal {counts[0]} killers, {counts[1]} "
-                    f"police, {counts[2]} civilians; the seats hold {held[0]}, {held[1]}, "
-                    f"{held[2]}",
-                )
-            ]
-        return []
+        cards = [dealt[_KILLER], dealt[_POLICE], dealt[_CIVILIAN]]
+        if tuple(cards) != counts:
+            params = {
+                "n": n,
+                "ruleset": rules.id,
+                "killers": counts[0],
+                "police": counts[1],
+                "civilians": counts[2],
+                "held": cards,
+            }
+            found.append(Violation("setup.role_counts", "setup", params))
+        return found
 
 
 class GameState:
@@ -280,13 +438,13 @@ class GameState:
         "ejected_today",
         "eliminated",
         "ended",
+        "ending",
         "entitled",
         "log",
         "lot",
         "n",
         "night1_victim",
         "outcome",
-        "reason",
         "role",
         "round",
         "rules",
@@ -331,7 +489,7 @@ class GameState:
         self.night1_victim: int | None = None
         self.winner: Winner | None = None
         self.ended: str | None = None
-        self.reason: str | None = None
+        self.ending: Ending | None = None
         self.log: list[Phase] | None = [] if keep_log else None
         self._abstain_through = ruleset.abstain_through
         self._new_day_vars()
@@ -340,7 +498,7 @@ class GameState:
         self.stage = _OPEN
         self.ballots: list[Ballot] = []
         self.candidates: frozenset[int] | None = None
-        self._tie: tuple[str, frozenset[int]] | None = None  # see ``tie``
+        self._tie: Tie | None = None  # see ``tie``
         self.outcome: int | None = None  # the seat the ballots put out, None, or _UNKNOWN
         self.by_lot = False
         self.ejected_today: list[int] = []
@@ -360,15 +518,15 @@ class GameState:
         return self.winner is not None
 
     @property
-    def tie(self) -> str | None:
-        """Why the day's voting goes on (a tie, no majority), or None.
+    def tie(self) -> Tie | None:
+        """Why the day's voting goes on (a tie, no majority), or None."""
+        return self._tie
 
-        Kept as a template and the tied seats: the text is only needed for a report.
-        """
-        if self._tie is None:
-            return None
-        template, seats = self._tie
-        return template.format(_seats(seats))
+    @property
+    def reason(self) -> EndReason | None:
+        """Why the game ended (see ``ending``), or None while it goes on."""
+        ending = self.ending
+        return None if ending is None else ending.reason
 
     @property
     def label(self) -> str:
@@ -389,7 +547,7 @@ class GameState:
                 alive,
                 last_words=speakers,
                 winner=self.winner,
-                reason=self.reason,
+                ending=self.ending,
             )
         if self.at_night or self.stage == _DONE:
             police = self.alive_count[_POLICE] > 0
@@ -421,7 +579,7 @@ class GameState:
                 voters=alive,
                 candidates=alive if self.candidates is None else self.candidates,
                 abstain=self.rules.abstain_allowed(k),
-                tie=self.tie,
+                tie=self._tie,
                 last_words=speakers,
             )
         if self.stage == _LOT:
@@ -430,7 +588,7 @@ class GameState:
                 self.label,
                 alive,
                 lot_candidates=self.candidates or frozenset(),
-                tie=self.tie,
+                tie=self._tie,
                 last_words=speakers,
             )
         return Expected(
@@ -438,13 +596,21 @@ class GameState:
             self.label,
             alive,
             eliminated=None if self.outcome == _UNKNOWN else self.outcome,
-            tie=self.tie,
+            tie=self._tie,
             last_words=speakers,
         )
 
-    def _gone(self, seat: int) -> str:
+    def _gone(
+        self, code: str, where: str, seat: int, params: dict[str, Param], prefix: str = ""
+    ) -> Violation:
+        """``code`` about ``seat``, who is out: the params say how and when (``cause`` and
+        ``on``: killed on night 2), the variant is ``prefix`` and the cause."""
         d = self.death_of[seat]
-        return f"{_CAUSE_TEXT[d.cause]} {d.phase}"
+        cause = d.cause.value
+        params["variant"] = prefix + cause
+        params["cause"] = cause
+        params["on"] = d.phase
+        return Violation(code, where, params)
 
     # --- removing players and ending the game ----------------------------------------------
 
@@ -480,20 +646,20 @@ class GameState:
             self.night1_victim = seat
         # the end test
         if alive_count[_KILLER] == 0:
-            self._end(_GOOD, "every killer is out")
+            self._end(_GOOD, _KILLERS_OUT)
             return
         rule = rules.killers_win
         dealt = self.dealt
         if rule is _ALL_GOOD_OUT:
             if alive_count[_POLICE] + alive_count[_CIVILIAN] == 0:
-                self._end(_KILLERS, "every good player is out")
+                self._end(_KILLERS, _GOOD_OUT)
         elif dealt[_POLICE] > 0 and alive_count[_POLICE] == 0:
-            self._end(_KILLERS, "every police officer is out")
+            self._end(_KILLERS, _POLICE_GONE)
         elif dealt[_CIVILIAN] > 0 and alive_count[_CIVILIAN] == 0:
-            self._end(_DRAW if rule is _POLICE_OUT else _KILLERS, "every civilian is out")
+            self._end(_DRAW if rule is _POLICE_OUT else _KILLERS, _CIVILIANS_OUT)
 
-    def _end(self, winner: Winner, reason: str) -> None:
-        self.winner, self.reason, self.ended = winner, reason, self.label
+    def _end(self, winner: Winner, ending: Ending) -> None:
+        self.winner, self.ending, self.ended = winner, ending, self.label
 
     # --- stepping --------------------------------------------------------------------------
 
@@ -521,20 +687,18 @@ class GameState:
         return found
 
     def _after_end(self, where: str) -> Violation:
-        return Violation(
-            "phase.after_end", where, f"{where}: the game already ended on {self.ended}"
-        )
+        return Violation("phase.after_end", where, {"ended": self.ended})
 
     def _unexpected(self, what: str) -> list[Violation]:
-        e = self.expected()
-        return [
-            Violation("event.unexpected", self.label, f"{self.label}: {what} now; next: {e.step}")
-        ]
+        """``event.unexpected``: ``what`` (a variant of its template) has no place now."""
+        step = self.expected().step.value
+        params: dict[str, Param] = {"variant": what, "what": what, "step": step}
+        return [Violation("event.unexpected", self.label, params)]
 
-    def _unknown(self, code: str, where: str, seat: int, what: str) -> Violation | None:
+    def _unknown(self, code: str, where: str, seat: int) -> Violation | None:
         if 1 <= seat <= self.n:
             return None
-        return Violation(code, where, f"{where}: {what} seat {seat}, but seats are 1..{self.n}")
+        return Violation(code, where, {"seat": seat, "n": self.n})
 
     # night
 
@@ -542,17 +706,25 @@ class GameState:
         """What the current day still lacks before the game may move on (none at night)."""
         if self.at_night or self.stage == _DONE or self.winner is not None:
             return []
+        return self._day_lacks()
+
+    def _day_lacks(self) -> list[Violation]:
         w = self.label
-        if self.stage == _OPEN:
-            return [Violation("day.missing_ballots", w, f"{w}: no ballot was held")]
-        if self.stage == _VOTING:
+        stage = self.stage
+        if stage == _OPEN:
+            return [Violation("day.missing_ballots", w, {})]
+        if stage == _VOTING:
             k = len(self.ballots) + 1
-            where = f"{w} ballot {k}"
-            return [Violation("ballot.missing", where, f"{where}: {self.tie}, but no ballot {k}")]
-        if self.stage == _LOT:
-            return [Violation("lot.missing", w, f"{w}: {self.tie}, but no lot was drawn")]
-        if self.stage == _DECLARE:
-            return [Violation("day.missing_eliminated", w, f"{w}: nobody was declared out")]
+            tie = self._tie
+            assert tie is not None  # every runoff has its tie
+            params = {"variant": tie.kind.value, **tie.params, "next_ballot": k}
+            return [Violation("ballot.missing", f"{w} ballot {k}", params)]
+        if stage == _LOT:
+            tie = self._tie
+            assert tie is not None  # lots follow a final tie
+            return [Violation("lot.missing", w, tie.params)]
+        if stage == _DECLARE:
+            return [Violation("day.missing_eliminated", w, {})]
         return []
 
     def _check_night(self, e: NightAction | Night) -> list[Violation]:
@@ -561,57 +733,39 @@ class GameState:
         if self.winner is not None:
             return [self._after_end(where)]
         if isinstance(e, Night) and e.n != number:
-            return [
-                Violation(
-                    "phase.order", f"night {e.n}", f"night {e.n} out of order: {where} is next"
-                )
-            ]
+            params: dict[str, Param] = {"variant": "live", "next_phase": where}
+            return [Violation("phase.order", f"night {e.n}", params)]
         # close_day() has nothing to say at night or once the day is declared
         found = [] if self.at_night or self.stage == _DONE else self.close_day()
         kill, check, alive = e.kill, e.check, self.alive
         if kill is not None and not (1 <= kill <= self.n and kill in alive):
-            v = self._unknown("kill.unknown_seat", where, kill, "the killers chose")
+            v = self._unknown("kill.unknown_seat", where, kill)
             if v:
                 found.append(v)
             elif kill not in alive:
-                found.append(
-                    Violation(
-                        "kill.dead_target",
-                        where,
-                        f"{where}: the killers chose seat {kill}, who was {self._gone(kill)}",
-                    )
-                )
+                found.append(self._gone("kill.dead_target", where, kill, {"target": kill}))
         if check is not None and not (
             1 <= check <= self.n and self.alive_count[_POLICE] != 0 and check in alive
         ):
-            v = self._unknown("check.unknown_seat", where, check, "the police checked")
+            v = self._unknown("check.unknown_seat", where, check)
             if v:
                 found.append(v)
             elif self.alive_count[_POLICE] == 0:
-                found.append(
-                    Violation(
-                        "check.no_police",
-                        where,
-                        f"{where}: seat {check} was checked, but no police officer is alive",
-                    )
-                )
+                found.append(Violation("check.no_police", where, {"target": check}))
             elif check not in alive:
-                found.append(
-                    Violation(
-                        "check.dead_target",
-                        where,
-                        f"{where}: the police checked seat {check}, who was {self._gone(check)}",
-                    )
-                )
+                found.append(self._gone("check.dead_target", where, check, {"target": check}))
         return found
 
     def _day_entry(self) -> Day:
+        eliminated = self.eliminated
+        if eliminated is UNDECLARED and self.stage == _DECLARE and self.winner is not None:
+            eliminated = None  # a final tie ended the game: nobody is out (spec §6.4)
         return Day(
             self.round,
             tuple(self.ejected_today) if self.ejected_today else None,
             self.surrendered,
             tuple(self.ballots) if self.ballots else None,
-            self.eliminated,
+            eliminated,
             self.lot,
             tuple(self.spoken) if self.spoken else None,
         )
@@ -634,23 +788,17 @@ class GameState:
 
     def _check_eject(self, e: Eject) -> list[Violation]:
         if self.at_night:
-            return self._unexpected("an ejection is recorded by day")
+            return self._unexpected("eject_at_night")
         w = self.label
         if self.winner is not None:
             return [self._after_end(w)]
         if self.stage != _OPEN:
-            return self._unexpected("ejections come before the day's first ballot")
-        v = self._unknown("eject.unknown_seat", w, e.seat, "the referee ejected")
+            return self._unexpected("eject_after_ballot")
+        v = self._unknown("eject.unknown_seat", w, e.seat)
         if v:
             return [v]
         if e.seat not in self.alive:
-            return [
-                Violation(
-                    "eject.dead_seat",
-                    w,
-                    f"{w}: seat {e.seat} was ejected, but was {self._gone(e.seat)}",
-                )
-            ]
+            return [self._gone("eject.dead_seat", w, e.seat, {"seat": e.seat})]
         return []
 
     def _commit_eject(self, e: Eject) -> None:
@@ -662,49 +810,32 @@ class GameState:
 
     def _check_surrender(self, e: Surrender) -> list[Violation]:
         if self.at_night:
-            return self._unexpected("a surrender is recorded by day")
+            return self._unexpected("surrender_at_night")
         w = self.label
         if self.winner is not None:
             return [self._after_end(w)]
         if self.stage != _OPEN or self.surrendered is not None:
-            return self._unexpected("a surrender comes before the day's first ballot")
+            return self._unexpected("surrender_after_ballot")
         if not self.rules.surrender:
-            return [
-                Violation(
-                    "surrender.not_allowed",
-                    w,
-                    f"{w}: seat {e.seat} surrendered, but {self.rules.id} has no surrender",
-                )
-            ]
-        v = self._unknown("surrender.unknown_seat", w, e.seat, "surrender by")
+            params: dict[str, Param] = {"seat": e.seat, "ruleset": self.rules.id}
+            return [Violation("surrender.not_allowed", w, params)]
+        v = self._unknown("surrender.unknown_seat", w, e.seat)
         if v:
             return [v]
         if e.seat not in self.alive:
-            return [
-                Violation(
-                    "surrender.dead_seat",
-                    w,
-                    f"{w}: seat {e.seat} surrendered, but was {self._gone(e.seat)}",
-                )
-            ]
+            return [self._gone("surrender.dead_seat", w, e.seat, {"seat": e.seat})]
         role = self.role[e.seat]
         if role is _CIVILIAN:
-            return [
-                Violation(
-                    "surrender.civilian",
-                    w,
-                    f"{w}: seat {e.seat} is a civilian and may not surrender",
-                )
-            ]
+            return [Violation("surrender.civilian", w, {"seat": e.seat})]
         if self.alive_count[role] > 1:
-            mates = [s for s in self.alive if self.role[s] is role and s != e.seat]
-            return [
-                Violation(
-                    "surrender.teammate_alive",
-                    w,
-                    f"{w}: seat {e.seat} surrendered while {_seats(mates)} ({role}) still alive",
-                )
-            ]
+            mates = sorted(s for s in self.alive if self.role[s] is role and s != e.seat)
+            params = {
+                "variant": "one" if len(mates) == 1 else "many",
+                "seat": e.seat,
+                "seats": mates,
+                "role": role.value,
+            }
+            return [Violation("surrender.teammate_alive", w, params)]
         return []
 
     def _commit_surrender(self, e: Surrender) -> None:
@@ -719,22 +850,24 @@ class GameState:
             and self.alive_count[role] == 1
         ):
             winner = _GOOD if role is _KILLER else _KILLERS
-            self._end(winner, f"seat {e.seat} ({role}) surrendered")
+            self._end(winner, Ending(EndReason.SURRENDER, e.seat, role))
 
     # day: ballots
 
     def _check_ballot(self, b: Ballot) -> list[Violation]:
         k = len(self.ballots) + 1
         if self.at_night:
-            return self._unexpected("ballots are held by day")
+            return self._unexpected("ballot_at_night")
         stage = self.stage
         if stage in (_OPEN, _VOTING):
             if self.winner is not None:
                 return [self._after_end(self.label)]
         else:
             where = f"day {self.round} ballot {k}"
-            why = f"ballot {k - 1} already decided the day" if stage != _DONE else "the day is over"
-            return [Violation("ballot.extra", where, f"{where}: one ballot too many: {why}")]
+            params: dict[str, Param] = (
+                {"variant": "decided", "k": k - 1} if stage != _DONE else {"variant": "over"}
+            )
+            return [Violation("ballot.extra", where, params)]
         alive, candidates = self.alive, self.candidates
         abstain_ok = k <= self._abstain_through
         counts = self._count_legal(b, alive, candidates, abstain_ok)
@@ -747,74 +880,34 @@ class GameState:
         n = self.n
         for voter, target in b.votes:
             if not 1 <= voter <= n:
-                found.append(
-                    Violation(
-                        "vote.unknown_seat",
-                        where,
-                        f"{where}: seat {voter} voted, but seats are 1..{n}",
-                    )
-                )
+                params = {"variant": "voter", "voter": voter, "n": n}
+                found.append(Violation("vote.unknown_seat", where, params))
                 continue
             if voter in seen:
-                found.append(
-                    Violation("vote.duplicate_voter", where, f"{where}: seat {voter} voted twice")
-                )
+                found.append(Violation("vote.duplicate_voter", where, {"voter": voter}))
                 continue
             seen.add(voter)
             if voter not in alive:
-                found.append(
-                    Violation(
-                        "vote.dead_voter",
-                        where,
-                        f"{where}: seat {voter} voted but was {self._gone(voter)}",
-                    )
-                )
+                found.append(self._gone("vote.dead_voter", where, voter, {"voter": voter}))
                 continue
             if target is None:
                 if not abstain_ok:
-                    found.append(
-                        Violation(
-                            "vote.abstain_forbidden",
-                            where,
-                            f"{where}: seat {voter} abstained, but every voter must vote here",
-                        )
-                    )
+                    found.append(Violation("vote.abstain_forbidden", where, {"voter": voter}))
             elif not 1 <= target <= n:
-                found.append(
-                    Violation(
-                        "vote.unknown_seat",
-                        where,
-                        f"{where}: seat {voter} voted for seat {target}, but seats are 1..{n}",
-                    )
-                )
+                params = {"variant": "target", "voter": voter, "target": target, "n": n}
+                found.append(Violation("vote.unknown_seat", where, params))
             elif target == voter:
-                found.append(
-                    Violation("vote.self_vote", where, f"{where}: seat {voter} voted for themself")
-                )
+                found.append(Violation("vote.self_vote", where, {"voter": voter}))
             elif target not in alive:
-                found.append(
-                    Violation(
-                        "vote.dead_target",
-                        where,
-                        f"{where}: seat {voter} voted for seat {target}, who was "
-                        f"{self._gone(target)}",
-                    )
-                )
+                params = {"voter": voter, "target": target}
+                found.append(self._gone("vote.dead_target", where, target, params))
             elif candidates is not None and target not in candidates:
-                found.append(
-                    Violation(
-                        "vote.not_candidate",
-                        where,
-                        f"{where}: seat {voter} voted for seat {target}, but this ballot is "
-                        f"between {_seats(candidates)}",
-                    )
-                )
+                params = {"voter": voter, "target": target, "seats": sorted(candidates)}
+                found.append(Violation("vote.not_candidate", where, params))
         missing = alive - seen
         if missing:
             for s in sorted(missing):
-                found.append(
-                    Violation("vote.missing_voter", where, f"{where}: seat {s} did not vote")
-                )
+                found.append(Violation("vote.missing_voter", where, {"voter": s}))
         return found
 
     @staticmethod
@@ -866,7 +959,7 @@ class GameState:
         self.day_touched = True
         k = len(self.ballots)
         self.stage = _DECLARE
-        if not counts:
+        if not counts:  # all abstained (or no vote counted): nobody is out, not a tie
             self.outcome, self._tie = None, None
             return
         top = max(counts.values())
@@ -874,64 +967,59 @@ class GameState:
         for seat, votes in counts.items():
             if votes == top:
                 leading.append(seat)
-        leaders = frozenset(leading)
         if self.rules.ballot is _MAJORITY:
             if top * 2 > sum(counts.values()):
                 self.outcome, self._tie = leading[0], None
             elif k >= self.rules.max_ballots:
                 self.outcome, self._tie = None, None
             else:
-                if len(leaders) == 1:
+                if len(leading) == 1:
                     second = max((c for c in counts.values() if c < top), default=0)
-                    leaders |= {s for s, c in counts.items() if c == second}
-                self._runoff(leaders, f"no majority in ballot {k}: runoff between {{}}")
+                    leading += [s for s, c in counts.items() if c == second]
+                self._runoff(leading, _RUNOFF, k)
             return
         if len(leading) == 1:
             self.outcome, self._tie = leading[0], None
         elif k == 1:
-            self._runoff(leaders, "ballot 1 tied between {}: tie-break")
+            self._runoff(leading, _TIE_BREAK, k)
         elif k == 2:
-            self._runoff(leaders, "ballot 2 tied between {}: off-site PK")
+            self._runoff(leading, _OFF_SITE_PK, k)
         else:
-            self._final_tie(leaders)
+            self._final_tie(leading, k)
 
-    def _runoff(self, candidates: frozenset[int], why: str) -> None:
-        """Vote again between ``candidates``; ``why`` has ``{}`` where they are named."""
-        self.stage, self.candidates, self._tie = _VOTING, candidates, (why, candidates)
+    def _runoff(self, candidates: list[int], kind: TieKind, k: int) -> None:
+        """Vote again between ``candidates``: ballot ``k`` left them tied (``kind``)."""
+        self.stage, self.candidates = _VOTING, frozenset(candidates)
+        self._tie = Tie(kind, k, tuple(sorted(candidates)))
 
-    def _final_tie(self, tied: frozenset[int]) -> None:
+    def _final_tie(self, tied: list[int], k: int) -> None:
         rule = self.rules.final_tie
-        self._tie = (f"ballot 3 tied between {{}}: final tie ({rule})", tied)
+        self._tie = Tie(_FINAL, k, tuple(sorted(tied)), rule)
         self.outcome = None
         if rule is _FINAL_LOT:
-            self.stage, self.candidates = _LOT, tied
+            self.stage, self.candidates = _LOT, frozenset(tied)
         elif rule is _FINAL_KILLERS:
-            self._end(_KILLERS, "a third tied ballot goes to the killers")
+            self._end(_KILLERS, _FINAL_TIE_KILLERS)
         else:
-            self._end(_DRAW, "a third tied ballot draws the game")
+            self._end(_DRAW, _FINAL_TIE_DRAW)
 
     def _check_lot(self, e: Lot) -> list[Violation]:
         if self.at_night:
-            return self._unexpected("lots are drawn by day")
+            return self._unexpected("lot_at_night")
         w = self.label
         if self.winner is not None:
             return [self._after_end(w)]
         if self.stage != _LOT:
-            why = (
-                f"{self.rules.id} has no lots"
+            params: dict[str, Param] = (
+                {"variant": "no_lots", "seat": e.seat, "ruleset": self.rules.id}
                 if self.rules.final_tie is not _FINAL_LOT
-                else "no third tied ballot"
+                else {"variant": "no_tie", "seat": e.seat}
             )
-            return [Violation("lot.unexpected", w, f"{w}: seat {e.seat} was drawn, but {why}")]
+            return [Violation("lot.unexpected", w, params)]
         tied = self.candidates or frozenset()
         if e.seat not in tied:
-            return [
-                Violation(
-                    "lot.not_tied",
-                    w,
-                    f"{w}: seat {e.seat} was drawn, but the tie was between {_seats(tied)}",
-                )
-            ]
+            params = {"seat": e.seat, "seats": sorted(tied)}
+            return [Violation("lot.not_tied", w, params)]
         return []
 
     def _commit_lot(self, e: Lot) -> None:
@@ -944,7 +1032,7 @@ class GameState:
 
     def _check_eliminate(self, e: Eliminate) -> list[Violation]:
         if self.at_night:
-            return self._unexpected("eliminations are declared by day")
+            return self._unexpected("eliminate_at_night")
         stage = self.stage
         if self.winner is not None:
             if stage == _DECLARE and self.outcome is None and e.seat is None:
@@ -952,21 +1040,19 @@ class GameState:
             if stage != _DECLARE:
                 return [self._after_end(self.label)]
         if stage == _DONE:
-            return self._unexpected("the day's elimination is already declared")
+            return self._unexpected("eliminate_twice")
         if stage != _DECLARE:
             return self.close_day()
-        if self.outcome == _UNKNOWN or e.seat == self.outcome:
+        outcome = self.outcome
+        if outcome == _UNKNOWN or e.seat == outcome:
             return []
-        w = self.label
-        said = "nobody" if e.seat is None else f"seat {e.seat}"
-        due = "nobody" if self.outcome is None else f"seat {self.outcome}"
-        return [
-            Violation(
-                "day.wrong_elimination",
-                w,
-                f"{w}: {said} declared out, but the ballots put {due} out",
-            )
-        ]
+        if e.seat is None:
+            params: dict[str, Param] = {"variant": "nobody_seat", "target": outcome}
+        elif outcome is None:
+            params = {"variant": "seat_nobody", "seat": e.seat}
+        else:
+            params = {"variant": "seat_seat", "seat": e.seat, "target": outcome}
+        return [Violation("day.wrong_elimination", self.label, params)]
 
     def _commit_eliminate(self, e: Eliminate) -> None:
         if self.stage == _DONE:
@@ -982,40 +1068,30 @@ class GameState:
 
     def _check_last_words(self, e: LastWordsEntry) -> list[Violation]:
         if self.at_night:
-            return self._unexpected("last words are recorded by day")
+            return self._unexpected("last_words_at_night")
         w = _DAY[self.round]  # the label, by day
         n = self.n
         if not 1 <= e.seat <= n:
-            v = self._unknown("last_words.unknown_seat", w, e.seat, "last words by")
+            v = self._unknown("last_words.unknown_seat", w, e.seat)
             if v:
                 return [v]
         spoken = self.spoken
         if spoken and any(x.seat == e.seat for x in spoken):
-            return [
-                Violation("last_words.duplicate", w, f"{w}: seat {e.seat} gave last words twice")
-            ]
+            return [Violation("last_words.duplicate", w, {"seat": e.seat})]
         found = []
         if e.seat not in self.speakers:
+            code = "last_words.not_entitled"
             if e.seat in self.alive:
-                why = "is alive"
+                found.append(Violation(code, w, {"variant": "alive", "seat": e.seat}))
             elif e.seat not in self.entitled:
-                why = f"was {self._gone(e.seat)} and has none under {self.rules.last_words}"
+                params: dict[str, Param] = {"seat": e.seat, "rule": self.rules.last_words.value}
+                found.append(self._gone(code, w, e.seat, params, "none_"))
             else:
-                why = f"was {self._gone(e.seat)}; last words belong to that round's day"
-            found.append(
-                Violation(
-                    "last_words.not_entitled", w, f"{w}: seat {e.seat} gave last words but {why}"
-                )
-            )
+                found.append(self._gone(code, w, e.seat, {"seat": e.seat}, "late_"))
         limit = self.dealt[_KILLER]
         if len(e.suspects) > limit:
-            found.append(
-                Violation(
-                    "last_words.too_many_suspects",
-                    w,
-                    f"{w}: seat {e.seat} named {len(e.suspects)} suspects; at most {limit}",
-                )
-            )
+            params = {"seat": e.seat, "count": len(e.suspects), "max": limit}
+            found.append(Violation("last_words.too_many_suspects", w, params))
         suspects = e.suspects
         if not suspects:
             return found
@@ -1025,14 +1101,8 @@ class GameState:
             or max(suspects) > n
             or len(set(suspects)) != len(suspects)
         ):
-            found.append(
-                Violation(
-                    "last_words.bad_suspect",
-                    w,
-                    f"{w}: seat {e.seat} named {list(e.suspects)}: suspects must be distinct "
-                    f"seats 1..{self.n} other than the speaker",
-                )
-            )
+            params = {"seat": e.seat, "seats": list(suspects), "n": n}
+            found.append(Violation("last_words.bad_suspect", w, params))
         return found
 
     def _commit_last_words(self, e: LastWordsEntry) -> None:
@@ -1041,38 +1111,64 @@ class GameState:
         self.day_touched = True
         self.spoken.append(e)
 
+    # --- the end of a record ---------------------------------------------------------------
+
     def judge_result(self, declared: Winner | None) -> list[Violation]:
         """Check the record's result (None: in progress) against the game so far."""
+        ending = self.ending
         if declared is None:
-            if self.winner is None:
+            if self.winner is None or ending is None:
                 return []
-            return [
-                Violation(
-                    "result.missing",
-                    "result",
-                    f"result: the game ended on {self.ended} ({self.reason}), "
-                    "but no result is recorded",
-                )
-            ]
-        if self.winner is None:
-            return [
-                Violation(
-                    "result.unfinished",
-                    "result",
-                    f"result: {declared} declared, but the game has not ended "
-                    f"(next: {self.expected().step} on {self.expected().phase})",
-                )
-            ]
+            params: dict[str, Param] = {
+                "variant": ending.reason.value,
+                "end": ending.reason.value,
+                "ended": self.ended,
+                **ending.params,
+            }
+            return [Violation("result.missing", "result", params)]
+        if self.winner is None or ending is None:
+            e = self.expected()
+            params = {"declared": declared.value, "step": e.step.value, "phase": e.phase}
+            return [Violation("result.unfinished", "result", params)]
         if declared is not self.winner:
-            return [
-                Violation(
-                    "result.wrong_winner",
-                    "result",
-                    f"result: {declared} declared, but {self.winner} won on {self.ended} "
-                    f"({self.reason})",
-                )
-            ]
+            params = {
+                "variant": ending.reason.value,
+                "end": ending.reason.value,
+                "declared": declared.value,
+                "winner": self.winner.value,
+                "ended": self.ended,
+                **ending.params,
+            }
+            return [Violation("result.wrong_winner", "result", params)]
         return []
+
+    def close_record(self, declared: Winner | None, ends_by_day: bool) -> list[Violation]:
+        """The end of a record's log (``ends_by_day``: its last phase is a day), then its
+        result (:meth:`judge_result`).
+
+        A finished record (``declared`` not None) declares ``eliminated`` on every day that
+        voted, ``null`` when nobody is out, a final tie's day included, and holds every
+        ballot its last day needs (spec §6.4, §6.5): what the last day lacks is reported at
+        that day. A missing declaration is then taken as the ballots' outcome, so the result
+        is still judged; after a day that lacks a ballot or a lot the result is not judged
+        (the day's outcome is unknown). An in-progress record may stop anywhere.
+        """
+        if declared is None or not ends_by_day or self.at_night:
+            return self.judge_result(declared)
+        stage = self.stage
+        if stage == _DONE:
+            return self.judge_result(declared)
+        if self.winner is not None:
+            if stage == _DECLARE:  # a final tie ended the game, nobody declared out
+                return [self._day_lacks()[0], *self.judge_result(declared)]
+            return self.judge_result(declared)  # the game ended before the day voted
+        found = self._day_lacks()
+        if stage != _DECLARE:
+            return found
+        outcome = self.outcome
+        if outcome is not None and outcome != _UNKNOWN:
+            self._commit_eliminate(Eliminate(outcome))
+        return found + self.judge_result(declared)
 
     # --- the record ------------------------------------------------------------------------
 

@@ -2,16 +2,19 @@
 
 ``validate`` reads a record leniently, checks the setup, then replays the log through
 :class:`engine.state.GameState` in lenient mode, so it reports every violation once and
-judges exactly as a live game would.
+judges exactly as a live game would. Violations, the end reason and ties are data
+(codes and params, see :mod:`engine.messages`); the English is rendered from them.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
+from engine.messages import Param
 from engine.record import (
     AwardKind,
     Day,
@@ -26,11 +29,28 @@ from engine.record import (
     phase_label,
     read_record,
 )
-from engine.state import Death, GameState, day_events
+from engine.state import (
+    UNPLAYABLE_SETUP,
+    Cause,
+    Death,
+    Ending,
+    EndReason,
+    GameState,
+    Tie,
+    TieKind,
+    can_end_drawn,
+    day_events,
+)
 
 __all__ = [
+    "Cause",
+    "Death",
+    "EndReason",
+    "Ending",
     "Outcome",
     "Status",
+    "Tie",
+    "TieKind",
     "Verdict",
     "Violation",
     "validate",
@@ -56,12 +76,17 @@ class Outcome:
 
     winner: Winner | None = None
     ended: str | None = None
-    reason: str | None = None
+    ending: Ending | None = None
     deaths: tuple[Death, ...] = ()
     last_words: tuple[int, ...] = ()
     night1_victim: int | None = None
     ejected: tuple[int, ...] = ()
     replayed: bool = False
+
+    @property
+    def reason(self) -> EndReason | None:
+        """Why the game ended (``ending`` has the English and a surrender's seat), or None."""
+        return None if self.ending is None else self.ending.reason
 
 
 @fast_init
@@ -92,6 +117,7 @@ class Verdict:
 
 
 _NO_OUTCOME = Outcome()
+_DRAW = Winner.DRAW
 
 
 def _status(raw: Any, record: GameRecord | None) -> Status:
@@ -107,32 +133,19 @@ def _status(raw: Any, record: GameRecord | None) -> Status:
 
 def _check_awards(record: GameRecord) -> list[Violation]:
     found = []
+    n = record.n_players
     for i, a in enumerate(record.awards or ()):
-        if not 1 <= a.seat <= record.n_players:
-            found.append(
-                Violation(
-                    "awards.unknown_seat",
-                    "awards",
-                    f"awards[{i}]: seat {a.seat} is not at the table (1..{record.n_players})",
-                )
-            )
+        path = f"awards[{i}]"
+        if not 1 <= a.seat <= n:
+            params: dict[str, Param] = {"path": path, "seat": a.seat, "n": n}
+            found.append(Violation("awards.unknown_seat", "awards", params))
         if a.kind is AwardKind.WARNING:
             if a.points not in (None, 0):
-                found.append(
-                    Violation(
-                        "awards.points",
-                        "awards",
-                        f"awards[{i}]: a warning to seat {a.seat} carries no points",
-                    )
-                )
+                params = {"variant": "warning", "path": path, "seat": a.seat}
+                found.append(Violation("awards.points", "awards", params))
         elif a.points is None or a.points <= 0:
-            found.append(
-                Violation(
-                    "awards.points",
-                    "awards",
-                    f"awards[{i}]: a {a.kind} for seat {a.seat} needs a positive number of points",
-                )
-            )
+            params = {"variant": "positive", "path": path, "kind": a.kind.value, "seat": a.seat}
+            found.append(Violation("awards.points", "awards", params))
     return found
 
 
@@ -144,19 +157,17 @@ def _replay(state: GameState, log: tuple[Phase, ...], found: list[Violation]) ->
         if state.winner is not None and not (
             isinstance(phase, Day) and phase.n == state.round and not state.day_touched
         ):
-            label = phase_label(phase)
-            found.append(
-                Violation(
-                    "phase.after_end", label, f"{label}: the game already ended on {state.ended}"
-                )
-            )
+            found.append(Violation("phase.after_end", phase_label(phase), {"ended": state.ended}))
             return False
         if isinstance(phase, Night) is not is_night or phase.n != i // 2 + 1:
             label = phase_label(phase)
-            want = f"{'night' if is_night else 'day'} {i // 2 + 1}"
-            found.append(
-                Violation("phase.order", label, f"log[{i}]: {label} out of order; expected {want}")
-            )
+            params: dict[str, Param] = {
+                "variant": "log",
+                "path": f"log[{i}]",
+                "phase": label,
+                "next_phase": f"{'night' if is_night else 'day'} {i // 2 + 1}",
+            }
+            found.append(Violation("phase.order", label, params))
             return False
         if isinstance(phase, Night):
             got = step(phase, False)
@@ -196,18 +207,22 @@ def validate(record: GameRecord | Mapping[str, Any] | str | bytes, strict: bool 
     else:
         state = GameState(rec.rules, rec.seats, lenient=True, keep_log=False)
         setup = state.setup_problems
-        if setup:
-            found += setup
-        if rec.log is None:
+        playable = True
+        if setup:  # every setup problem, once: the reader may have named some already
+            playable = not any(p.code in UNPLAYABLE_SETUP for p in setup)
+            told = {p.code for p in found}
+            found += [p for p in setup if p.code not in told]
+        log = rec.log
+        if log is None:
             outcome = Outcome(winner=rec.result)
-        elif not setup or setup[0].code != "setup.seats":
-            complete = _replay(state, rec.log, found)
-            if complete:
-                found += state.judge_result(rec.result)
+        elif playable:
+            if _replay(state, log, found):
+                ends_by_day = bool(log) and isinstance(log[-1], Day)
+                found += state.close_record(rec.result, ends_by_day)
             outcome = Outcome(
                 winner=state.winner,
                 ended=state.ended,
-                reason=state.reason,
+                ending=state.ending,
                 deaths=tuple(state.deaths),
                 last_words=tuple(state.entitled),
                 night1_victim=state.night1_victim,
@@ -216,6 +231,13 @@ def validate(record: GameRecord | Mapping[str, Any] | str | bytes, strict: bool 
             )
         else:
             outcome = _NO_OUTCOME
+        if (
+            rec.result is _DRAW
+            and not can_end_drawn(rec.rules)
+            and not any(v.where == "result" for v in found)  # one mistake, reported once
+        ):
+            params: dict[str, Param] = {"declared": _DRAW.value, "ruleset": rec.rules.id}
+            found.append(Violation("result.impossible", "result", params))
         if rec.awards:
             found += _check_awards(rec)
     verdict = Verdict(not found, status, tuple(found), outcome, rec)
@@ -232,16 +254,55 @@ def _night1_victim(v: Verdict) -> tuple[bool, int | None]:
     return True, v.outcome.night1_victim
 
 
+def _players(raw: Any) -> tuple[str | None, list[str]] | None:
+    """(event, players) read leniently from a record the reader could not read whole (an
+    unknown ruleset, a broken form), or None when it is not JSON at all."""
+    if isinstance(raw, (str, bytes)):
+        try:
+            raw = json.loads(raw)
+        except ValueError:  # JSONDecodeError, or bytes that are not text
+            return None
+    if not isinstance(raw, Mapping):
+        return None, []
+    meta, seats = raw.get("meta"), raw.get("seats")
+    event = meta.get("event") if isinstance(meta, Mapping) else None
+    players = [
+        s["player"]
+        for s in (seats if isinstance(seats, list) else ())
+        if isinstance(s, Mapping) and isinstance(s.get("player"), str) and s["player"].strip()
+    ]
+    return (event if isinstance(event, str) else None), players
+
+
 def validate_series(
     records: Iterable[GameRecord | Mapping[str, Any] | str | bytes],
 ) -> list[Verdict]:
-    """Validate games in order, adding the across-games checks of spec §3.8."""
-    verdicts = [validate(r) for r in records]
+    """Validate games in order, adding the across-games checks of spec §3.8 and §6.11.
+
+    Returns one verdict per record, in order. Every record counts as a game played by its
+    players (matched by ``player`` id, grouped by ``meta.event``): one that was not
+    replayed — result-only, a ruleset that cannot be resolved, seats that cannot be
+    replayed — breaks its players' chains, since its night-1 victim is unknown. A record
+    that is not JSON at all (``record.json``, the CLI's exit 2) stops the series check:
+    its own verdict says why, and the records after it are judged alone, without the
+    across-games checks.
+    """
+    inputs = list(records)
+    verdicts = [validate(r) for r in inputs]
     # per event: player -> (was the night-1 victim of their last game, that game's number)
     last: dict[str | None, dict[str, tuple[bool | None, int]]] = {}
     for g, v in enumerate(verdicts):
         rec = v.record
         if rec is None:
+            if any(x.code == "record.json" for x in v.violations):
+                break  # unreadable: the series check stops here
+            read = _players(inputs[g])
+            if read is None:
+                break
+            event, players = read
+            seen = last.setdefault(event, {})
+            for player in players:
+                seen[player] = (None, g)  # played, victim unknown: the chain breaks
             continue
         event = rec.meta.get("event") if rec.meta else None
         seen = last.setdefault(event, {})
@@ -251,14 +312,12 @@ def validate_series(
             was = victim == s.seat if known else None
             before = seen.get(s.player)
             if was and before and before[0] and rec.rules.first_night_repeat_ban:
-                extra.append(
-                    Violation(
-                        "series.repeat_night1_victim",
-                        "series",
-                        f"series: {s.player} (seat {s.seat}) is the night-1 victim again; they "
-                        f"were the night-1 victim of their previous game (game {before[1] + 1})",
-                    )
-                )
+                params: dict[str, Param] = {
+                    "player": s.player,
+                    "seat": s.seat,
+                    "game": before[1] + 1,
+                }
+                extra.append(Violation("series.repeat_night1_victim", "series", params))
             seen[s.player] = (was, g)
         if extra:
             verdicts[g] = replace(v, valid=False, violations=v.violations + tuple(extra))

@@ -22,11 +22,12 @@ from engine.record import (
     parse_record,
     read_record,
 )
-from engine.rulesets import RULESETS, get_ruleset
+from engine.rulesets import RULESETS, FinalTie, get_ruleset
 from engine.simulate import Variant, simulate_game
 from engine.state import (
     Eject,
     Eliminate,
+    EndReason,
     Event,
     GameState,
     IllegalEventError,
@@ -34,6 +35,8 @@ from engine.state import (
     NightAction,
     Step,
     Surrender,
+    Tie,
+    TieKind,
     day_events,
 )
 from engine.validate import validate
@@ -80,14 +83,20 @@ def test_the_tie_ladder_step_by_step() -> None:
     s.apply(ballot(TIE8))
     e = s.expected()
     assert (e.step, e.ballot, e.candidates) == (Step.BALLOT, 2, frozenset({1, 3}))
-    assert e.tie == "ballot 1 tied between seats 1, 3: tie-break"
+    assert e.tie == Tie(TieKind.TIE_BREAK, 1, (1, 3))
+    assert (e.tie.code, e.tie.params) == ("tie.tie_break", {"k": 1, "seats": [1, 3]})
+    assert str(e.tie) == "ballot 1 tied between seats 1, 3: tie-break"
     s.apply(ballot(TIE8))
     e = s.expected()
     assert (e.ballot, e.abstain) == (3, False)  # 002: everyone votes in the off-site PK
-    assert e.tie is not None and "off-site PK" in e.tie
+    assert e.tie == Tie(TieKind.OFF_SITE_PK, 2, (1, 3))
+    assert str(e.tie) == "ballot 2 tied between seats 1, 3: off-site PK"
     s.apply(ballot(TIE8))
     e = s.expected()
-    assert (e.step, e.winner) == (Step.OVER, Winner.DRAW)
+    assert (e.step, e.winner, e.reason) == (Step.OVER, Winner.DRAW, EndReason.FINAL_TIE_DRAW)
+    assert str(e.ending) == "a third tied ballot draws the game"
+    assert s.tie == Tie(TieKind.FINAL, 3, (1, 3), FinalTie.DRAW)
+    assert str(s.tie) == "ballot 3 tied between seats 1, 3: final tie (draw)"
 
 
 def test_lot_then_declaration() -> None:
@@ -135,7 +144,10 @@ def test_game_over_and_why() -> None:
     assert s.expected().eliminated == 5
     s.apply(Eliminate(5))
     e = s.expected()
-    assert (e.step, e.winner, e.reason) == (Step.OVER, Winner.GOOD, "every killer is out")
+    assert (e.step, e.winner, e.reason) == (Step.OVER, Winner.GOOD, EndReason.KILLERS_OUT)
+    assert e.ending is not None
+    assert (e.ending.code, e.ending.params) == ("end.killers_out", {})
+    assert str(e.ending) == "every killer is out"
     with pytest.raises(IllegalEventError) as err:
         s.apply(NightAction(None, None))
     assert (err.value.code, err.value.where) == ("phase.after_end", "night 2")

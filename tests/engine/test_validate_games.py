@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from engine.record import RecordError, Winner
-from engine.state import Cause, Death
+from engine.record import RecordError, Role, Winner
+from engine.state import Cause, Death, Ending, EndReason
 from engine.validate import Status, Verdict, validate, validate_series
 from tests.engine.fixtures import D, N, game, load
 
@@ -61,8 +61,9 @@ def test_classic_killers_win_when_all_police_are_out() -> None:
     assert (v.winner, v.ended, v.outcome.reason) == (
         Winner.KILLERS,
         "night 2",
-        "every police officer is out",
+        EndReason.POLICE_OUT,
     )
+    assert str(v.outcome.ending) == "every police officer is out"
 
 
 def test_classic_killers_win_when_all_civilians_are_out() -> None:
@@ -157,11 +158,10 @@ def test_classic_surrender_of_the_last_killer() -> None:
         winner="good",
     )
     v = ok(r)
-    assert (v.winner, v.ended, v.outcome.reason) == (
-        Winner.GOOD,
-        "day 2",
-        "seat 5 (killer) surrendered",
-    )
+    assert (v.winner, v.ended, v.outcome.reason) == (Winner.GOOD, "day 2", EndReason.SURRENDER)
+    assert v.outcome.ending == Ending(EndReason.SURRENDER, 5, Role.KILLER)
+    assert v.outcome.ending.params == {"seat": 5, "role": "killer"}
+    assert str(v.outcome.ending) == "seat 5 (killer) surrendered"
 
 
 def test_classic_surrender_of_the_last_police_officer() -> None:
@@ -310,7 +310,8 @@ def test_civilian_draw_all_police_out_is_a_killer_win() -> None:
         winner="killers",
     )
     v = ok(r)
-    assert v.ended == "night 2" and v.outcome.reason == "every police officer is out"
+    assert v.ended == "night 2" and v.outcome.reason is EndReason.POLICE_OUT
+    assert str(v.outcome.ending) == "every police officer is out"
 
 
 def test_civilian_draw_all_civilians_out_is_a_draw() -> None:
