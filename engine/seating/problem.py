@@ -43,6 +43,9 @@ class SeatingProblemError(EngineError):
     def __str__(self) -> str:
         return "; ".join(str(p) for p in self.problems)
 
+    def __reduce__(self) -> tuple[type[SeatingProblemError], tuple[tuple[Message, ...]]]:
+        return type(self), (self.problems,)
+
 
 class DrawConstraintError(EngineError):
     """A hard constraint cannot be met; ``constraint`` names which one.
@@ -59,6 +62,12 @@ class DrawConstraintError(EngineError):
         self.constraint = constraint
         self.round = round
         super().__init__(code, params)
+
+    def __reduce__(
+        self,
+    ) -> tuple[type[DrawConstraintError], tuple[str, str, Params], dict[str, int | None]]:
+        # pickled whole (a task's result, a worker's error): keyword ``round`` as state
+        return type(self), (self.constraint, self.code, self.params), {"round": self.round}
 
 
 @dataclass(frozen=True)

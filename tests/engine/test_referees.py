@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from engine.messages import Message, render
 from engine.referees import RefereeOptions, assign_referees, referee_repeats_bound
 from engine.seating import DrawConstraintError, SeatingProblem, SeatingProblemError, draw_seating
 
@@ -114,10 +115,75 @@ def test_conflicts_that_leave_no_matching_are_named() -> None:
     assert "round 1: conflicts leave tables" in str(info.value)
 
 
+def test_no_matching_error_carries_its_tables_and_referees() -> None:
+    layout = Layout((Round((("a", "b"), ("c", "d"), ("e", "f"))),))
+    conflicts = {("x", "a"), ("x", "c"), ("z", "b"), ("z", "d"), ("y", "e")}
+    with pytest.raises(DrawConstraintError) as info:
+        assign_referees(layout, ["x", "y", "z"], conflicts)
+    assert info.value.code == "referees.stuck"
+    assert info.value.params == {
+        "round": 1,
+        "table_numbers": [2],
+        "tables": 3,
+        "referees": ["x", "y", "z"],
+    }
+    assert str(info.value) == (
+        "round 1: conflicts leave tables [2] without a referee; the 3 tables can only share "
+        "referees x, y, z"
+    )
+
+
+def test_a_lone_referee_in_conflict_is_named_with_the_player() -> None:
+    layout = Layout((Round((("a", "b"),)),))
+    with pytest.raises(DrawConstraintError) as info:
+        assign_referees(layout, ["x"], {("x", "b")})
+    assert info.value.params == {"round": 1, "table": 1, "referees": ["x"], "names": ["b"]}
+    assert str(info.value) == "round 1, table 1: every referee has a conflict there (x with b)"
+
+
+def test_plan_warnings_are_messages_with_their_numbers() -> None:
+    layout = Layout(tuple(Round((("a", "b"),)) for _ in range(4)))
+    plan = assign_referees(layout, ["x", "y"], fixed=[["x"], ["x"], ["x"]])
+    m = plan.metrics
+    assert plan.warnings == (
+        Message("referees.repeats", {"count": m.repeats, "bound": m.repeats_bound}),
+        Message("referees.loads", {"lo": m.load_min, "hi": m.load_max}),
+    )
+    assert (m.repeats, m.repeats_bound, m.load_min, m.load_max) == (6, 4, 1, 3)
+    assert [str(w) for w in plan.warnings] == [
+        "players meet the same referee 6 extra times; the lower bound is 4",
+        "referee loads range from 1 to 3 tables",
+    ]
+
+
+def test_malformed_referee_requests_list_their_problems_as_codes() -> None:
+    layout = Layout((Round((("a",), ("b",))),))
+    with pytest.raises(SeatingProblemError) as info:
+        assign_referees(layout, ["x", "x"], {("nobody", "a"), ("ghost", "b")})
+    assert [(p.code, p.params) for p in info.value.problems] == [
+        ("referees.not_unique", {}),
+        ("referees.conflict_unknown", {"referee": "ghost"}),
+        ("referees.conflict_unknown", {"referee": "nobody"}),
+    ]
+    assert str(info.value) == (
+        "referee ids are not unique; conflict names unknown referee ghost; "
+        "conflict names unknown referee nobody"
+    )
+    with pytest.raises(SeatingProblemError) as fixed:
+        assign_referees(layout, ["x", "y"], fixed=[["x", "q"]])
+    assert fixed.value.problems == (
+        Message("referees.fixed_unknown", {"round": 1, "referees": ["q"]}),
+    )
+    assert str(fixed.value) == "fixed round 1 names unknown referees q"
+    assert str(fixed.value) == render(fixed.value.code, fixed.value.params)
+
+
 def test_too_few_referees() -> None:
     layout = Layout((Round((("a",), ("b",), ("c",))),))
-    with pytest.raises(DrawConstraintError, match="round 1: 3 tables but only 2 referees"):
+    with pytest.raises(DrawConstraintError, match="round 1: 3 tables but only 2 referees") as info:
         assign_referees(layout, ["x", "y"])
+    assert info.value.constraint == "referee_count" and info.value.code == "referees.too_few"
+    assert info.value.params == {"round": 1, "tables": 3, "count": 2}
 
 
 def test_bad_input_is_rejected() -> None:
