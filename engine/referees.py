@@ -81,7 +81,8 @@ class RefereeMetrics:
 
 @dataclass(frozen=True)
 class RefereePlan:
-    """``rounds[i][j]``: referee of round i+1, table j+1."""
+    """``rounds[i][j]``: referee of round i+1, table j+1; ``warnings`` are
+    :class:`Message` s (``referees.*`` codes; ``str()`` is the English)."""
 
     rounds: tuple[tuple[str, ...], ...]
     metrics: RefereeMetrics

@@ -454,7 +454,8 @@ class PlayerScore:
 
 @dataclass(frozen=True)
 class GameScore:
-    """The points of one game, or why it was not scored (``scored`` False + a warning)."""
+    """The points of one game, or why it was not scored (``scored`` False + a warning, a
+    :class:`Message`)."""
 
     game: str
     event: str | None

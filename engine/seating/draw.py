@@ -73,7 +73,8 @@ class SeatingRound:
 
 @dataclass(frozen=True)
 class SeatingDraw:
-    """A valid draw with its measures; ``method`` names the design or search used."""
+    """A valid draw with its measures; ``method`` names the design or search used;
+    ``warnings`` are :class:`Message` s (``draw.*`` codes; ``str()`` is the English)."""
 
     problem: SeatingProblem
     rounds: tuple[SeatingRound, ...]
