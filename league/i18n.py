@@ -20,6 +20,7 @@ from django.utils.translation import gettext, gettext_lazy, pgettext
 from engine.errors import EngineError
 from engine.messages import CATALOGUE, message_key
 from engine.rulesets import RULESETS
+from engine.seating import SeatingProblemError
 from league.engine_text import engine_text, param_text
 from league.engine_text.draws import LEAGUE
 
@@ -49,6 +50,8 @@ def ruleset_choices() -> list[tuple[str, str]]:
 def engine_error_text(exc: EngineError) -> str:
     """An engine refusal (a ruleset's, a scoring profile's …) in the reader's language, by
     its code; an error without a catalogue code (none should remain) as the engine said it."""
+    if isinstance(exc, SeatingProblemError):  # every problem of a malformed request
+        return "; ".join(engine_text(p.code, p.params) for p in exc.problems)
     if message_key(exc.code, exc.params) not in CATALOGUE:
         return str(exc)
     return engine_text(exc.code, exc.params)

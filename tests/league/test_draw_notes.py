@@ -15,17 +15,20 @@ from django.utils.html import escape
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from engine.messages import PARAMS, ParamKind, placeholders
+from engine.messages import PARAMS, Message, ParamKind, placeholders
+from engine.seating import SeatingProblemError
 from engine.texts import draws as engine_draws
 from league import lifecycle, services
-from league.draws import kept_note
+from league.draws import engine_note, kept_note
 from league.engine_text.draws import ENGINE, LEAGUE
-from league.i18n import LEGACY, draw_note_text
+from league.errors import LeagueError
+from league.i18n import LEGACY, draw_note_text, engine_error_text
 from league.models import DrawJob, Event
 from tests.league.factories import (
     ClubOrganiserFactory,
     EventFactory,
     RefereeFactory,
+    lay_out,
     registered_players,
 )
 
@@ -254,3 +257,41 @@ def test_a_draw_without_referees_says_so_in_the_readers_language(
     assert expected in messages
     with translation.override(lang):
         assert messages == job.warning_texts()
+
+
+# --- refusals shown at once: the engine's, by code, in the language of the request ----------
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_assigning_too_few_referees_is_refused_in_the_readers_language(
+    lang: str, organiser: Any, event: Event
+) -> None:
+    lay_out(event.rounds.get(number=1), registered_players(event, 16), status="draft")
+    event.referees.add(RefereeFactory())
+    with translation.override(lang), pytest.raises(LeagueError) as refused:
+        services.assign_referees(organiser, event, seed=1)
+    assert refused.value.code == "referees"
+    with translation.override(lang):
+        expected = str(ENGINE["referees.too_few"]) % {"round": 1, "tables": 2, "count": 1}
+    assert refused.value.message == expected
+    if lang == "en":
+        assert expected == "round 1: 2 tables but only 1 referees"
+
+
+def test_several_problems_of_one_request_are_all_said() -> None:
+    error = SeatingProblemError([Message("draw.no_players", {}), Message("draw.no_rounds", {})])
+    stored = engine_note(error)
+    assert stored == {
+        "code": "league.draw.problems",
+        "params": {
+            "problems": [
+                {"code": "draw.no_players", "params": {}},
+                {"code": "draw.no_rounds", "params": {}},
+            ]
+        },
+    }
+    with translation.override("en"):
+        assert draw_note_text(stored) == (
+            "The draw was asked wrongly: no players; rounds must be at least 1"
+        )
+        assert engine_error_text(error) == "no players; rounds must be at least 1"
