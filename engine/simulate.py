@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from engine.errors import EngineError
 from engine.record import Ballot, LastWordsEntry, Role, Seat, dump_record
 from engine.rulesets import RULESETS, Ruleset, get_ruleset
 from engine.state import Eject, Eliminate, Event, GameState, Lot, NightAction, Step, Surrender
@@ -102,12 +103,12 @@ def _next_event(
 def _deal(rng: random.Random, rules: Ruleset, n: int, players: Sequence[str] | None) -> list[Seat]:
     counts = rules.role_counts(n)
     if counts is None:
-        raise ValueError(f"{rules.id} does not seat {n} players")
+        raise EngineError("simulate.table_size", {"ruleset": rules.id, "n": n})
     roles = [Role.KILLER] * counts[0] + [Role.POLICE] * counts[1] + [Role.CIVILIAN] * counts[2]
     rng.shuffle(roles)
     names = list(players) if players is not None else [f"player-{i:02d}" for i in range(1, n + 1)]
     if len(names) != n:
-        raise ValueError(f"{len(names)} player names for {n} seats")
+        raise EngineError("simulate.player_names", {"count": len(names), "n": n})
     return [Seat(i + 1, names[i], roles[i]) for i in range(n)]
 
 
@@ -124,7 +125,10 @@ def simulate_game(
     """One random legal game as a KGR/1 JSON value; the same seed gives the same game.
 
     ``in-progress`` cuts the game at a random point before its end; ``result-only`` keeps
-    only the cards and the winner.
+    only the cards and the winner. A finished game's days that voted all declare
+    ``eliminated`` (``null`` after a final tie that ended the game, spec §6.4). A table
+    size the ruleset does not seat, or names that do not fit the seats, raise
+    :class:`~engine.errors.EngineError` (``simulate.table_size``, ``simulate.player_names``).
     """
     rules = get_ruleset(ruleset)
     opt = options or SimOptions()

@@ -6,9 +6,10 @@ from collections import Counter
 
 import pytest
 
+from engine.errors import EngineError
 from engine.rulesets import RULESETS
 from engine.simulate import SimOptions, Variant, simulate_game, simulate_games
-from engine.state import Cause
+from engine.state import Cause, EndReason
 from engine.validate import Status, validate
 
 
@@ -27,8 +28,33 @@ def test_every_size_of_every_ruleset(ruleset: str) -> None:
 def test_variants() -> None:
     assert "result" not in simulate_game("mainstream", 9, 1, variant=Variant.IN_PROGRESS)
     assert "log" not in simulate_game("mainstream", 9, 1, variant="result-only")
-    with pytest.raises(ValueError, match="does not seat"):
+    with pytest.raises(ValueError, match="does not seat") as err:
         simulate_game("majority", 12, 1)
+    assert isinstance(err.value, EngineError)
+    assert (err.value.code, err.value.params) == (
+        "simulate.table_size",
+        {"ruleset": "majority", "n": 12},
+    )
+    assert str(err.value) == "majority does not seat 12 players"
+    with pytest.raises(EngineError) as err:
+        simulate_game("classic", 8, 1, players=["a", "b"])
+    assert (err.value.code, err.value.params) == ("simulate.player_names", {"count": 2, "n": 8})
+    assert str(err.value) == "2 player names for 8 seats"
+
+
+def test_a_final_tie_that_ends_the_game_declares_nobody_out() -> None:
+    # Spec §6.4: a finished record declares eliminated (null) on the final tie's day too.
+    finals = 0
+    for seed in range(300):
+        g = simulate_game("mainstream", 8, seed)
+        v = validate(g)
+        assert v.valid, v.violations
+        if v.outcome.reason is EndReason.FINAL_TIE_DRAW:
+            finals += 1
+            last = g["log"][-1]
+            assert last["phase"] == "day" and len(last["ballots"]) == 3
+            assert "eliminated" in last and last["eliminated"] is None
+    assert finals > 0
 
 
 def test_names_and_meta() -> None:
