@@ -87,6 +87,10 @@ def number_text(value: Any) -> str:
         return str(value)
 
 
+#: Phase parameters said as a moment ("killed on night 2": la noche 2), not as a name.
+ON_PHASES = frozenset({"on", "ended"})
+
+
 def _words(values: Any, param: str) -> str:
     if not isinstance(values, (list, tuple)):
         return word_text(str(values), param)
@@ -105,9 +109,6 @@ _FORMATTERS: Mapping[ParamKind, Callable[[Any, str], str]] = {
     ParamKind.WORDS: _words,
     ParamKind.DECIMAL: lambda v, _: number_text(v),
 }
-
-#: Phase parameters said as a moment ("killed on night 2": la noche 2), not as a name.
-ON_PHASES = frozenset({"on", "ended"})
 
 
 def param_text(name: str, value: Any) -> str:

@@ -19,7 +19,17 @@ from typing import Any
 from engine.record import Ballot, LastWordsEntry, Role, Seat, Violation, Winner, read_record
 from engine.rulesets import RULESETS, RulesetError, get_ruleset
 from engine.simulate import simulate_game
-from engine.state import Eject, Eliminate, Event, GameState, Lot, NightAction, Surrender
+from engine.state import (
+    Eject,
+    Eliminate,
+    Ending,
+    Event,
+    GameState,
+    Lot,
+    NightAction,
+    Surrender,
+    Tie,
+)
 from engine.validate import validate, validate_series
 from tests.engine.fixtures.mutations import CATALOGUE
 
@@ -52,7 +62,7 @@ def _mutations(rng: random.Random) -> list[Violation]:
 
 def _random_event(rng: random.Random, n: int) -> Event:
     def seat() -> int:
-        return rng.choice([*range(1, n + 1), *range(1, n + 1), 0, n + 3])
+        return int(rng.choice([*range(1, n + 1), *range(1, n + 1), 0, n + 3]))
 
     def maybe() -> int | None:
         return None if rng.random() < 0.2 else seat()
@@ -108,7 +118,8 @@ def _records(rng: random.Random) -> list[Violation]:
         breaker(record)
         found += read_record(record)[1]
         found += validate(record).violations
-    for value in (None, 3, "x", [], True, 1.5):
+    values: tuple[Any, ...] = (None, 3, "x", [], True, 1.5)
+    for value in values:
         found += read_record(value)[1]
     return found
 
@@ -214,7 +225,7 @@ def _rulesets() -> list[Violation]:
         try:
             get_ruleset(spec)
         except RulesetError as e:
-            found.append(Violation(e.code, "setup", f"ruleset: {e.message}"))
+            found.append(Violation(e.code, "ruleset", e.params))
     return found
 
 
@@ -248,6 +259,10 @@ def _by_hand() -> list[Violation]:
     twice = copy.deepcopy(good)
     twice["seats"][1]["player"] = twice["seats"][0]["player"]
     found += validate(twice).violations
+    drawn = copy.deepcopy(good)  # a draw the classic rules cannot give
+    del drawn["log"]
+    drawn["result"] = {"winner": "draw"}
+    found += validate(drawn).violations
     return found
 
 
@@ -265,10 +280,10 @@ def corpus(seed: int = 7) -> list[Violation]:
     )
 
 
-def sheet_texts(seed: int = 3) -> tuple[set[str], set[str]]:
-    """Every tie and end-of-game reason the engine produces in simulated games."""
-    ties: set[str] = set()
-    reasons: set[str] = set()
+def sheet_texts(seed: int = 3) -> tuple[set[Tie], set[Ending]]:
+    """Every tie and end of game (reason and params) the engine produces in simulated games."""
+    ties: set[Tie] = set()
+    reasons: set[Ending] = set()
     rng = random.Random(seed)
     for ruleset in RULESETS:
         rules = get_ruleset(ruleset)
@@ -289,8 +304,8 @@ def sheet_texts(seed: int = 3) -> tuple[set[str], set[str]]:
                         ties.add(e.tie)
                     event = _legal_event(rng, state)
                     state.step(event, strict=False)
-                if state.reason:
-                    reasons.add(state.reason)
+                if state.ending:
+                    reasons.add(state.ending)
     return ties, reasons
 
 
