@@ -261,7 +261,8 @@ def test_redraw_keeps_a_table_with_recorded_play_and_says_so(
     assert list(table.seats.order_by("number").values_list("player_id", flat=True)) == players
     assert Game.objects.get(pk=game.pk).table_id == table.pk
     assert GameVersion.objects.filter(game=game).count() == 1
-    assert any("round 2 table 1" in w and "recorded" in w for w in job.warnings)
+    kept = [w["params"]["tables"] for w in job.warnings if w["code"] == "league.draw.kept"]
+    assert kept == [[{"round": 2, "table": 1, "why": "played"}]]
     seated = list(Seat.objects.filter(round=rnd).values_list("player_id", flat=True))
     assert len(seated) == len(set(seated)) == 24
     numbers = list(rnd.tables.order_by("number").values_list("number", flat=True))
@@ -280,7 +281,8 @@ def test_redraw_keeps_swapped_seats(
     job = draw(organiser, event, django_capture_on_commit_callbacks, from_round=2, seed=7)
     after = seating(rnd)
     assert after[t1.number] == pinned[t1.number] and after[t2.number] == pinned[t2.number]
-    assert any("placed by hand" in w for w in job.warnings)
+    kept = [w["params"]["tables"] for w in job.warnings if w["code"] == "league.draw.kept"]
+    assert len(kept) == 1 and {t["why"] for t in kept[0]} == {"pinned"}
     services.unpin_round(organiser, Round.objects.get(pk=rnd.pk))
     assert not Seat.objects.filter(round=rnd, pinned=True).exists()
 
