@@ -142,3 +142,29 @@ def test_unreleased_game_is_in_no_api_answer(api: APIClient, ev: Played) -> None
     standings = answers[3]
     assert all(i["game"] != hidden.pk for r in standings["rows"] for i in r["items"])
     assert standings["games"] == 2
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-hans", "es"])
+def test_point_lines_carry_code_params_and_reason_in_the_readers_language(
+    ev: Played, lang: str
+) -> None:
+    """Stored lines keep code and params (no sentence); the API renders the reason."""
+    from django.utils import translation
+
+    from league.engine_text import engine_text
+
+    stored = [i for r in EventStanding.objects.filter(event=ev.event) for i in r.items]
+    assert stored and all(set(i) == {"game", "kind", "points", "code", "params"} for i in stored)
+    api = APIClient(HTTP_ACCEPT_LANGUAGE=lang)
+    url = reverse("games-api:results-standings", args=[ev.event.pk]) + "?items=1"
+    items = [i for r in api.get(url).json()["rows"] for i in r["items"]]
+    game = ev.event.rounds.get(number=1).tables.get(number=1).game
+    seats = api.get(reverse("games-api:results-game", args=[game.pk])).json()["seats"]
+    items += [i for s in seats for i in s["items"]]
+    assert {i["code"] for i in items} >= {"points.result"}
+    with translation.override(lang):
+        for i in items:
+            assert isinstance(i["params"], dict)
+            assert i["reason"] == engine_text(i["code"], i["params"])
+    won = next(i for i in items if i["params"].get("variant") == "win")
+    assert won["reason"].startswith({"en": "won: ", "zh-hans": "胜：", "es": "victoria: "}[lang])
