@@ -2,28 +2,38 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import math
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import engine.record as record_module
+from engine.messages import message_key, render
 from engine.record import (
     UNDECLARED,
+    AwardKind,
     Day,
     Night,
     RecordError,
     Role,
     RulesetOverride,
+    UnreadableFile,
     Winner,
     _read_fast,
     _read_slow,
     dump_record,
+    json_problem,
+    load_file,
     parse_record,
     read_record,
 )
 from engine.simulate import simulate_game
+from engine.texts import records as records_texts
 from engine.validate import validate
 from tests.engine.fixtures import load
 
@@ -215,3 +225,220 @@ def test_fast_and_full_readers_agree(seed: int, data: st.DataObject) -> None:
     fast = _read_fast(record)
     if fast is not None:
         assert _read_slow(record) == (fast, [])
+
+
+# --- codes and params ----------------------------------------------------------------------
+
+
+def _with(change: Any) -> dict[str, Any]:
+    raw = load("spec-example.json")
+    change(raw)
+    return raw
+
+
+def _set(path: tuple[Any, ...], value: Any) -> Any:
+    def change(raw: Any) -> None:
+        for key in path[:-1]:
+            raw = raw[key]
+        raw[path[-1]] = value
+
+    return change
+
+
+_TEXT = json.dumps(load("spec-example.json"))
+
+#: Texts that are not JSON, one per complaint.
+NOT_JSON: list[str | bytes] = [
+    "",
+    '{"a": 1 "b": 2}',
+    '{"a" 1}',
+    "{1: 2}",
+    '{"a": "b',
+    '{"a": "\x01"}',
+    '{"a": "\\q"}',
+    '{"a": "\\u12"}',
+    "{} x",
+    '{"a": NaN}',
+    b"\xff",
+    "[" * 100_000,
+]
+
+#: Inputs that between them make the reader say every sentence of its catalogue part.
+READER_CASES: list[Any] = [
+    "[]",
+    _with(_set(("log", 1, "eject"), "x")),
+    _with(_set(("seats", 0, "player"), 3)),
+    _with(_set(("ruleset",), 3)),
+    _with(_set(("seats",), [])),
+    _with(_set(("log", 1, "ballots"), ["x"])),
+    _with(_set(("log", 1, "last_words"), "x")),
+    _with(_set(("log",), "x")),
+    _with(_set(("log", 0), "night")),
+    _with(_set(("awards", 0, "points"), "many")),
+    _with(_set(("awards", 0, "reason"), 3)),
+    _with(_set(("meta",), "x")),
+    _with(_set(("log", 1, "eject"), [0])),
+    _with(_set(("log", 0, "kill"), "3")),
+    _with(_set(("awards", 0, "points"), math.inf)),
+    _with(_set(("ruleset",), {"base": 3, "overrides": {}})),
+    _TEXT.replace('"kill": 3', '"kill": 3, "kill": 4'),
+    _TEXT.replace(
+        '"ruleset": "classic"',
+        '"ruleset": {"base": "classic", "overrides": {"surrender": true, "surrender": true}}',
+    ),
+    _TEXT.replace('{"1": 2', '{"1": 2, "1": 2'),
+    _with(_set(("colour",), "red")),
+    _with(lambda raw: raw["log"][0].pop("check")),
+    _with(_set(("seats", 0, "role"), "judge")),
+    _with(_set(("result", "winner"), "police")),
+    _with(_set(("awards", 0, "kind"), "medal")),
+    _with(_set(("log", 1, "ballots", 0, "x"), 1)),
+    _with(_set(("log", 1), {"phase": "dusk", "n": 1})),
+    _with(_set(("seats", 0, "player"), " ")),
+    _with(_set(("format",), "kgr/2")),
+    *NOT_JSON,
+    _with(_set(("seats", 1, "seat"), 9)),
+    _with(_set(("seats", 1, "player"), "li-wei")),
+    _with(_set(("ruleset",), "poker")),
+]
+
+
+def _file_cases(tmp: Path) -> list[Path]:
+    paths = []
+    for i, data in enumerate(
+        [
+            b"\xef\xbb\xbf\n\xff",
+            b'{"a": 1 "b": 2}',
+            b"{",
+            b'{"a": "b',
+            b'[1, "\x02"]',
+            b"[" * 100_000,
+        ]
+    ):
+        path = tmp / f"f{i}.json"
+        path.write_bytes(data)
+        paths.append(path)
+    for text in NOT_JSON[:-2]:  # every JSON complaint, and NaN
+        path = tmp / f"t{len(paths)}.json"
+        path.write_bytes(text.encode() if isinstance(text, str) else text)
+        paths.append(path)
+    return [*paths, tmp / "missing.json", tmp]
+
+
+def test_every_sentence_of_the_reader_is_reached_and_its_params_are_plain_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: dict[str, dict[str, Any]] = {}
+    for case in READER_CASES:
+        problems = read_record(case)[1]
+        assert problems, case
+        for v in problems:
+            assert v.message  # renders
+            seen[message_key(v.code, v.params)] = dict(v.params)
+    for path in _file_cases(tmp_path):
+        with pytest.raises(UnreadableFile) as e:
+            load_file(path)
+        seen[message_key(e.value.code, e.value.params)] = dict(e.value.params)
+    for error in (PermissionError(errno.EACCES, "Permission denied"), OSError(errno.EIO, "I/O")):
+
+        def refuse(*args: Any, error: OSError = error) -> Any:
+            raise error
+
+        monkeypatch.setattr(record_module, "open", refuse, raising=False)
+        with pytest.raises(UnreadableFile) as e:
+            load_file(tmp_path / "x.json")
+        seen[message_key(e.value.code, e.value.params)] = dict(e.value.params)
+    other = json.JSONDecodeError("Illegal trailing comma before end of object", "{1,}", 2)
+    seen["record.json/other"] = json_problem(other)  # a newer Python's complaint
+    newer = UnreadableFile("file.json", {**json_problem(other), "path": "g.json"})
+    assert str(newer) == "g.json:1:3: not JSON: Illegal trailing comma before end of object"
+    seen["file.json/other"] = dict(newer.params)
+    ours = {k for k in records_texts.TEMPLATES if not k.startswith("ruleset.")}
+    assert set(seen) - {k for k in seen if k.startswith("ruleset.")} == ours
+    for key, params in seen.items():
+        assert json.loads(json.dumps(params)) == params, key
+        assert params.get("got", "null") in records_texts.KINDS
+
+
+@pytest.mark.parametrize(
+    ("case", "key", "message"),
+    [
+        ('{"a": 1 "b": 2}', "record.json/expecting_comma", None),
+        (
+            '{"a": "b',
+            "record.json/unterminated_string",
+            "$: not JSON: Unterminated string starting at line 1 column 7",
+        ),
+        (
+            '{"a": "\x01"}',
+            "record.json/control_character",
+            "$: not JSON: Invalid control character at line 1 column 8",
+        ),
+        (
+            '{"a": "\\q"}',
+            "record.json/invalid_escape",
+            "$: not JSON: Invalid \\escape at line 1 column 8",
+        ),
+        (b"\xff", "record.json/not_utf8", None),
+    ],
+)
+def test_json_complaints_are_tokens(case: Any, key: str, message: str | None) -> None:
+    [v] = read_record(case)[1]
+    assert message_key(v.code, v.params) == key
+    assert v.params["problem"] == v.params["variant"] == key.split("/")[1]
+    if message is not None:
+        assert v.message == message
+
+
+def test_the_enumerations_in_sentences_are_the_enums() -> None:
+    for enum, variant in ((Role, "role"), (Winner, "winner"), (AwardKind, "award_kind")):
+        listed = ", ".join(repr(e.value) for e in enum)
+        assert render("record.bad_value", {"variant": variant, "value": "x"}) == (
+            f"x is not one of {listed}"
+        )
+
+
+def test_a_record_error_carries_its_first_violation_and_says_them_all() -> None:
+    raw = load("spec-example.json")
+    raw["colour"] = "red"
+    raw["seats"][2]["role"] = "judge"
+    with pytest.raises(RecordError) as e:
+        parse_record(raw)
+    first, second = e.value.violations
+    assert (e.value.code, e.value.params, e.value.where) == (first.code, first.params, first.where)
+    assert str(e.value) == f"{first}; {second}"
+    assert str(first) == "setup: $: unknown key 'colour' [record.unknown_key]"
+    assert first.as_dict() == {
+        "code": "record.unknown_key",
+        "where": "setup",
+        "params": {"key": "colour", "path": "$"},
+        "message": "$: unknown key 'colour'",
+    }
+
+
+def test_unreadable_files_carry_codes(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b'{"a":\n  1,\n  "b" 2}')
+    with pytest.raises(UnreadableFile) as e:
+        load_file(bad)
+    assert e.value.code == "file.json"
+    assert e.value.params == {
+        "variant": "expecting_colon",
+        "problem": "expecting_colon",
+        "line": 3,
+        "column": 7,
+        "path": str(bad),
+    }
+    assert str(e.value) == f"{bad}:3:7: not JSON: Expecting ':' delimiter"
+    latin = tmp_path / "latin.json"
+    latin.write_bytes(b'{"a":\n "caf\xe9"}')
+    with pytest.raises(UnreadableFile) as e:
+        load_file(latin)
+    assert (e.value.code, e.value.params) == (
+        "file.not_utf8",
+        {"path": str(latin), "line": 2, "column": 6},
+    )
+    with pytest.raises(UnreadableFile) as e:
+        load_file(tmp_path / "gone.json")
+    assert (e.value.code, e.value.params["problem"]) == ("file.unreadable", "not_found")
+    assert str(e.value) == f"{tmp_path / 'gone.json'}: cannot read: No such file or directory"

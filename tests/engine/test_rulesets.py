@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 import pytest
 
+from engine.messages import message_key, render
 from engine.rulesets import (
     RULESETS,
     AbstainRule,
@@ -14,6 +17,7 @@ from engine.rulesets import (
     RulesetError,
     get_ruleset,
 )
+from engine.texts import records as records_texts
 
 
 def test_registry_holds_one_ruleset_per_source() -> None:
@@ -139,3 +143,147 @@ def test_bad_specs_are_refused(spec: object, code: str) -> None:
         get_ruleset(spec)  # type: ignore[arg-type]
     assert e.value.code == code
     assert isinstance(e.value, ValueError)
+
+
+#: (spec, params, English) of every sentence a ruleset error says.
+RULESET_ERRORS: list[tuple[object, dict[str, object], str]] = [
+    (
+        "poker",
+        {"ruleset": "poker", "known": ["classic", "mainstream", "civilian-draw", "majority"]},
+        "unknown ruleset 'poker' (known: classic, mainstream, civilian-draw, majority)",
+    ),
+    (3, {"variant": "spec"}, "ruleset must be an id or {base, overrides}"),
+    (
+        {"base": "classic", "overrides": {}, "x": 1},
+        {"variant": "key", "key": "x"},
+        "unknown ruleset key 'x'",
+    ),
+    (
+        {"base": "classic", "overrides": {"speed": 2}},
+        {"variant": "parameter", "key": "speed"},
+        "unknown ruleset parameter 'speed' in overrides",
+    ),
+    (
+        {"base": "classic"},
+        {"variant": "incomplete"},
+        "a ruleset object needs both base and overrides",
+    ),
+    ({"base": 3, "overrides": {}}, {"variant": "base"}, "ruleset base must be a ruleset id"),
+    (
+        {"base": "classic", "overrides": []},
+        {"variant": "overrides"},
+        "ruleset overrides must be an object",
+    ),
+    (
+        {"base": "classic", "overrides": {"players": [9, 2]}},
+        {"variant": "players_range", "lo": 9, "hi": 2},
+        "players [9, 2] is not a valid range",
+    ),
+    (
+        {"base": "classic", "overrides": {"players": [8, 17]}},
+        {"variant": "roles_missing", "n": 17},
+        "roles give no cards for 17 players",
+    ),
+    (
+        {"base": "classic", "overrides": {"roles": {str(n): [4, 4] for n in range(8, 17)}}},
+        {"variant": "roles_fit", "n": 8, "killer_count": 4, "police_count": 4},
+        "roles for 8 players: 4 killers and 4 police do not fit",
+    ),
+    (
+        {"base": "majority", "overrides": {"ballot": "plurality"}},
+        {"variant": "plurality_final_tie"},
+        "a plurality ballot needs a final_tie",
+    ),
+    (
+        {"base": "majority", "overrides": {"final_tie": "draw"}},
+        {"variant": "majority_final_tie"},
+        "a majority ballot has no final_tie",
+    ),
+    (
+        {"base": "classic", "overrides": {"players": [8]}},
+        {"variant": "players", "rule": "players", "value": "[8]"},
+        "override players=[8]: expected [min, max]",
+    ),
+    (
+        {"base": "classic", "overrides": {"roles": {"x": [2, 2]}}},
+        {"variant": "roles", "rule": "roles", "value": "{'x': [2, 2]}"},
+        """override roles={'x': [2, 2]}: expected {"N": [killers, police], ...}""",
+    ),
+    (
+        {"base": "classic", "overrides": {"abstain": "sometimes"}},
+        {"variant": "abstain", "rule": "abstain", "value": "'sometimes'"},
+        """override abstain='sometimes': expected true, false or "not-final\"""",
+    ),
+    (
+        {"base": "classic", "overrides": {"first_night_repeat_ban": 1}},
+        {"variant": "flag", "rule": "first_night_repeat_ban", "value": "1"},
+        "override first_night_repeat_ban=1: expected true or false",
+    ),
+    (
+        {"base": "classic", "overrides": {"ballot": "approval"}},
+        {"variant": "ballot", "rule": "ballot", "value": "'approval'"},
+        "override ballot='approval': expected 'plurality' or 'majority'",
+    ),
+    (
+        {"base": "classic", "overrides": {"final_tie": 2}},
+        {"variant": "final_tie", "rule": "final_tie", "value": "2"},
+        "override final_tie=2: expected 'killers' or 'draw' or 'lot'",
+    ),
+    (
+        {"base": "classic", "overrides": {"last_words": None}},
+        {"variant": "last_words", "rule": "last_words", "value": "None"},
+        "override last_words=None: expected 'first-round' or 'first-deaths' or "
+        "'all-but-killers-voted-out'",
+    ),
+    (
+        {"base": "classic", "overrides": {"killers_win": "all"}},
+        {"variant": "killers_win", "rule": "killers_win", "value": "'all'"},
+        "override killers_win='all': expected 'any-side-out' or 'all-good-out' or 'police-out'",
+    ),
+]
+
+
+@pytest.mark.parametrize(("spec", "params", "message"), RULESET_ERRORS)
+def test_errors_are_codes_with_params(
+    spec: object, params: dict[str, object], message: str
+) -> None:
+    with pytest.raises(RulesetError) as e:
+        get_ruleset(spec)  # type: ignore[arg-type]
+    assert e.value.params == params
+    assert str(e.value) == e.value.message == message
+
+
+def test_every_ruleset_sentence_is_reached() -> None:
+    """The cases above say every ``ruleset.*`` sentence of the catalogue."""
+    reached = set()
+    for spec, _, _ in RULESET_ERRORS:
+        with pytest.raises(RulesetError) as e:
+            get_ruleset(spec)  # type: ignore[arg-type]
+        reached.add(message_key(e.value.code, e.value.params))
+    assert reached == {k for k in records_texts.TEMPLATES if k.startswith("ruleset.")}
+
+
+@pytest.mark.parametrize(
+    ("rule", "enum"),
+    [
+        ("ballot", BallotRule),
+        ("final_tie", FinalTie),
+        ("last_words", LastWordsRule),
+        ("killers_win", KillersWin),
+    ],
+)
+def test_the_choices_in_sentences_are_the_enums(rule: str, enum: type[StrEnum]) -> None:
+    choices = " or ".join(repr(e.value) for e in enum)
+    params = {"variant": rule, "rule": rule, "value": "'x'"}
+    assert render("ruleset.bad_value", params) == f"override {rule}='x': expected {choices}"
+
+
+def test_narrowed_players_keep_the_spec_short() -> None:
+    narrow = get_ruleset({"base": "classic", "overrides": {"players": [8, 10]}})
+    assert dict(narrow.roles) == {8: (2, 2), 9: (2, 2), 10: (2, 2)}
+    assert narrow.to_spec() == {"base": "classic", "overrides": {"players": [8, 10]}}
+    assert get_ruleset(narrow.to_spec()) == narrow
+    other = get_ruleset(
+        {"base": "classic", "overrides": {"players": [8, 8], "roles": {"8": [1, 1]}}}
+    )
+    assert get_ruleset(other.to_spec()) == other

@@ -142,3 +142,30 @@ def test_a_replay_that_keeps_no_log_judges_alike_but_cannot_write_a_record(
     assert kept.to_record().log == record.log
     with pytest.raises(RuntimeError):
         judged.to_record()
+
+
+def test_empty_lists_take_the_fast_path_and_read_as_left_out(game: dict[str, Any]) -> None:
+    """Spec §6 ruling 5: the fast readers normalise ``[]`` exactly as the full reader."""
+    day = next(p for p in game["log"] if p["phase"] == "day")
+    day.update({"eject": [], "last_words": []})
+    text = json.dumps(game)
+    assert _read_text_fast(text) is not None
+    assert read_record(text) == read_record(game) == _full(text)
+    for key in ("eject", "last_words"):
+        del day[key]
+    assert read_record(game) == read_record(text)
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_a_constant_that_is_not_json_goes_to_the_full_report(
+    game: dict[str, Any], constant: str
+) -> None:
+    game["seats"][0]["player"] = f"{constant} fan"  # the word inside a string is no constant
+    game["log"][0]["check"] = None
+    text = json.dumps(game).replace('"check": null', f'"check": {constant}', 1)
+    assert constant in text and _read_text_fast(text) is None
+    record, problems = read_record(text)
+    assert record is None
+    [v] = problems
+    assert (v.code, v.params["problem"], v.params["value"]) == ("record.json", "nan", constant)
+    assert v.params["column"] == text.index(f": {constant}") + 3
