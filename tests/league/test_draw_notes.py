@@ -89,6 +89,15 @@ def test_every_draw_key_renders_in_every_language(lang: str) -> None:
             assert text and "%(" not in text and "{" not in text, (key, text)
 
 
+@pytest.mark.parametrize("lang", ["zh-hans", "es"])
+def test_every_draw_sentence_is_translated(lang: str) -> None:
+    for key, template in {**ENGINE, **LEAGUE}.items():
+        with translation.override("en"):
+            english = str(template)
+        with translation.override(lang):
+            assert str(template) != english, key
+
+
 def test_english_is_the_engines_word_for_word() -> None:
     with translation.override("en"):
         for key, template in engine_draws.TEMPLATES.items():
@@ -204,8 +213,8 @@ def test_an_engine_refusal_is_stored_as_its_code_and_read_in_the_readers_languag
     }
     with translation.override(lang):
         expected = str(ENGINE["draw.too_few_players"]) % {"round": 1, "count": 5, "min": 8}
-    if lang == "en":
-        assert expected == "round 1: 5 players present, fewer than the minimum table size 8"
+    english = "round 1: 5 players present, fewer than the minimum table size 8"
+    assert (expected == english) == (lang == "en"), expected
     seen = read_everywhere(organiser, job, lang)
     assert escape(expected) in seen["page"]
     assert seen["api"]["error"] == {**job.error, "message": expected}

@@ -160,3 +160,12 @@ def test_every_import_problem_renders_in_every_language(lang: str) -> None:
         for code in IMPORT_PROBLEMS:
             text = import_problem_text(code, sample)
             assert text and "%(" not in text, code
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "es"])
+def test_every_import_problem_is_translated(lang: str) -> None:
+    for code, template in IMPORT_PROBLEMS.items():
+        with translation.override("en"):
+            english = str(template)
+        with translation.override(lang):
+            assert str(template) != english, code
