@@ -401,15 +401,15 @@ class _Deal:
             found.append(Violation("setup.players", "setup", params))
             return found
         dealt = self.dealt
-        cards = [dealt[_KILLER], dealt[_POLICE], dealt[_CIVILIAN]]
-        if tuple(cards) != counts:
+        cards = (dealt[_KILLER], dealt[_POLICE], dealt[_CIVILIAN])
+        if cards != counts:
             params = {
                 "n": n,
                 "ruleset": rules.id,
                 "killers": counts[0],
                 "police": counts[1],
                 "civilians": counts[2],
-                "held": cards,
+                "held": list(cards),
             }
             found.append(Violation("setup.role_counts", "setup", params))
         return found
@@ -498,7 +498,8 @@ class GameState:
         self.stage = _OPEN
         self.ballots: list[Ballot] = []
         self.candidates: frozenset[int] | None = None
-        self._tie: Tie | None = None  # see ``tie``
+        # why the day goes on: (kind, ballot, seats), made a Tie only when asked (``tie``)
+        self._tie: tuple[TieKind, int, frozenset[int]] | None = None
         self.outcome: int | None = None  # the seat the ballots put out, None, or _UNKNOWN
         self.by_lot = False
         self.ejected_today: list[int] = []
@@ -520,7 +521,11 @@ class GameState:
     @property
     def tie(self) -> Tie | None:
         """Why the day's voting goes on (a tie, no majority), or None."""
-        return self._tie
+        if self._tie is None:
+            return None
+        kind, k, seats = self._tie
+        rule = self.rules.final_tie if kind is _FINAL else None
+        return Tie(kind, k, tuple(sorted(seats)), rule)
 
     @property
     def reason(self) -> EndReason | None:
@@ -579,7 +584,7 @@ class GameState:
                 voters=alive,
                 candidates=alive if self.candidates is None else self.candidates,
                 abstain=self.rules.abstain_allowed(k),
-                tie=self._tie,
+                tie=self.tie,
                 last_words=speakers,
             )
         if self.stage == _LOT:
@@ -588,7 +593,7 @@ class GameState:
                 self.label,
                 alive,
                 lot_candidates=self.candidates or frozenset(),
-                tie=self._tie,
+                tie=self.tie,
                 last_words=speakers,
             )
         return Expected(
@@ -596,7 +601,7 @@ class GameState:
             self.label,
             alive,
             eliminated=None if self.outcome == _UNKNOWN else self.outcome,
-            tie=self._tie,
+            tie=self.tie,
             last_words=speakers,
         )
 
@@ -715,12 +720,12 @@ class GameState:
             return [Violation("day.missing_ballots", w, {})]
         if stage == _VOTING:
             k = len(self.ballots) + 1
-            tie = self._tie
+            tie = self.tie
             assert tie is not None  # every runoff has its tie
             params = {"variant": tie.kind.value, **tie.params, "next_ballot": k}
             return [Violation("ballot.missing", f"{w} ballot {k}", params)]
         if stage == _LOT:
-            tie = self._tie
+            tie = self.tie
             assert tie is not None  # lots follow a final tie
             return [Violation("lot.missing", w, tie.params)]
         if stage == _DECLARE:
@@ -990,14 +995,15 @@ class GameState:
     def _runoff(self, candidates: list[int], kind: TieKind, k: int) -> None:
         """Vote again between ``candidates``: ballot ``k`` left them tied (``kind``)."""
         self.stage, self.candidates = _VOTING, frozenset(candidates)
-        self._tie = Tie(kind, k, tuple(sorted(candidates)))
+        self._tie = (kind, k, self.candidates)
 
     def _final_tie(self, tied: list[int], k: int) -> None:
         rule = self.rules.final_tie
-        self._tie = Tie(_FINAL, k, tuple(sorted(tied)), rule)
+        seats = frozenset(tied)
+        self._tie = (_FINAL, k, seats)
         self.outcome = None
         if rule is _FINAL_LOT:
-            self.stage, self.candidates = _LOT, frozenset(tied)
+            self.stage, self.candidates = _LOT, seats
         elif rule is _FINAL_KILLERS:
             self._end(_KILLERS, _FINAL_TIE_KILLERS)
         else:
