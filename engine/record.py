@@ -889,11 +889,14 @@ def read_record(obj: Any) -> tuple[GameRecord | None, list[Violation]]:
             obj = loads(obj)
         except json.JSONDecodeError as e:
             return None, [Violation("record.json", "setup", {**json_problem(e), "path": "$"})]
-        except (ValueError, RecursionError) as e:
+        except (UnicodeDecodeError, RecursionError) as e:
             # bytes in no Unicode encoding, or JSON nested deeper than Python recurses
             problem = "not_utf8" if isinstance(e, UnicodeDecodeError) else "too_deep"
             params = {"variant": problem, "problem": problem, "detail": str(e), "path": "$"}
             return None, [Violation("record.json", "setup", params)]
+        except ValueError as e:  # anything else the decoder refuses, said in its words
+            params = {"variant": "other", "problem": "other", "detail": str(e), "path": "$"}
+            return None, [Violation("record.json", "setup", {**params, "line": 1, "column": 1})]
     if type(obj) is dict:
         fast = _read_fast(obj)
         if fast is not None:
