@@ -20,6 +20,7 @@ from games import permissions
 from games.models import Game, GameStatusChange, GameVersion
 from games.pipeline import results_changed, results_pending
 from games.records import check_record
+from league.engine_text import engine_text
 from league.models import AuditEntry, Club, Player, Referee, Round, Seat, Table
 
 S = Game.Status
@@ -205,8 +206,8 @@ def create_club_game(
         raise NotAllowed(_("Only the club's organisers and referees can record its games."))
     try:
         rules = get_ruleset(ruleset)
-    except RulesetError as e:
-        raise GameError(e.message) from None
+    except RulesetError as e:  # said by code, in the reader's language
+        raise GameError(engine_text(e.code, e.params)) from None
     handles = [h.strip() for h in players or [] if h.strip()]
     if handles:
         if len(set(handles)) != len(handles):

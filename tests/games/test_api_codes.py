@@ -96,3 +96,23 @@ def test_a_refused_sheet_step_says_code_params_and_why(world: World, lang: str) 
     with translation.override(lang):
         assert body["detail"] == violation_text(body["code"], body["where"], body["params"])
     assert ("40" in body["detail"]) and (("号" in body["detail"]) == (lang == "zh-hans"))
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "unknown ruleset 'nonesuch'"),
+        ("zh-hans", "未知的规则“nonesuch”"),
+        ("es", "reglamento desconocido «nonesuch»"),
+    ],
+)
+def test_an_unknown_ruleset_is_refused_by_code_in_the_readers_language(
+    db: None, lang: str, said: str
+) -> None:
+    from games import services
+    from tests.league.factories import ClubOrganiserFactory
+
+    org = ClubOrganiserFactory()
+    with translation.override(lang), pytest.raises(services.GameError) as refused:
+        services.create_club_game(org.user, org.club, "nonesuch")
+    assert refused.value.message.startswith(said)
