@@ -144,9 +144,10 @@ for _cause, _gone in _GONE.items():
     TEMPLATES[f"last_words.not_entitled/none_{_cause}"] = (
         f"seat {{seat}} gave last words but was {_gone} and has none under {{rule}}"
     )
-    TEMPLATES[f"last_words.not_entitled/late_{_cause}"] = (
-        f"seat {{seat}} gave last words but was {_gone}; last words belong to that round's day"
-    )
+    if _cause != "eject":  # an ejected player is never entitled, so never late
+        TEMPLATES[f"last_words.not_entitled/late_{_cause}"] = (
+            f"seat {{seat}} gave last words but was {_gone}; last words belong to that round's day"
+        )
 
 for _reason, _why in _END.items():
     TEMPLATES[f"end.{_reason}"] = _why

@@ -220,7 +220,111 @@ def test_a_bad_deal_is_refused_like_a_bad_record() -> None:
     assert (err.value.code, err.value.where) == ("setup.role_counts", "setup")
     with pytest.raises(IllegalEventError, match=r"setup\.players"):
         GameState(RULESETS["majority"], CLASSIC8)
-    with pytest.raises(IllegalEventError, match=r"setup\.seats"):
+    with pytest.raises(IllegalEventError, match=r"setup\.seats") as err:
         GameState(RULESETS["classic"], [*CLASSIC8[:7], Seat(9, "p9", Role.CIVILIAN)])
+    assert err.value.params == {"variant": "deal", "n": 8}
+    assert err.value.message == "setup: seats must be 1..8, each once"
     with pytest.raises(TypeError, match="not a game event"):
         state().apply("kill 3")  # type: ignore[arg-type]
+
+
+# --- codes and params ----------------------------------------------------------------------
+
+
+def test_a_refusal_carries_the_first_violations_code_and_params() -> None:
+    s = state()
+    s.apply(NightAction(3, 1))
+    with pytest.raises(IllegalEventError) as err:
+        s.apply(ballot("1:2,4,5,6 5:1,7,8 2:3"))
+    e = err.value
+    assert (e.code, e.where) == ("vote.dead_voter", "day 1 ballot 1")
+    assert e.params == {"voter": 3, "variant": "kill", "cause": "kill", "on": "night 1"}
+    assert e.violations[0].as_dict() == {
+        "code": "vote.dead_voter",
+        "where": "day 1 ballot 1",
+        "params": {"voter": 3, "variant": "kill", "cause": "kill", "on": "night 1"},
+        "message": "day 1 ballot 1: seat 3 voted but was killed on night 1",
+    }
+    assert str(e) == (
+        "day 1 ballot 1: day 1 ballot 1: seat 3 voted but was killed on night 1 [vote.dead_voter]"
+    )
+
+
+@pytest.mark.parametrize(
+    ("event", "variant", "message"),
+    [
+        (Eject(2), "eject_after_ballot", "ejections come before the day's first ballot now"),
+        (
+            Surrender(1),
+            "surrender_after_ballot",
+            "a surrender comes before the day's first ballot now",
+        ),
+        (Eliminate(1), "eliminate_twice", "the day's elimination is already declared now"),
+    ],
+)
+def test_an_event_out_of_place_names_what_and_the_next_step(
+    event: Event, variant: str, message: str
+) -> None:
+    s = state()
+    s.apply(NightAction(3, None))
+    s.apply(ballot("1:2,4,5,6 5:1,7,8"))
+    s.apply(Eliminate(1))
+    with pytest.raises(IllegalEventError) as err:
+        s.apply(event)
+    assert err.value.code == "event.unexpected"
+    assert err.value.params == {"variant": variant, "what": variant, "step": "night"}
+    assert err.value.message == f"day 1: {message}; next: night"
+
+
+def test_a_night_out_of_order_in_live_play() -> None:
+    s = state()
+    with pytest.raises(IllegalEventError) as err:
+        s.apply(Night(2, None, None))
+    assert (err.value.code, err.value.where) == ("phase.order", "night 2")
+    assert err.value.params == {"variant": "live", "next_phase": "night 1"}
+    assert err.value.message == "night 2: out of order; night 1 is next"
+
+
+def test_plural_teammates_and_a_lot_victim_in_the_words() -> None:
+    eleven = [Seat(i, f"p{i}", Role(r)) for i, r in enumerate(
+        ["killer", "police", "civilian", "civilian", "killer", "police", "civilian", "civilian",
+         "killer", "police", "civilian"], 1)]  # fmt: skip
+    s = GameState(RULESETS["classic"], eleven)
+    s.apply(NightAction(3, None))
+    with pytest.raises(IllegalEventError) as err:
+        s.apply(Surrender(1))
+    assert err.value.params == {"variant": "many", "seat": 1, "seats": [5, 9], "role": "killer"}
+    assert err.value.message == "day 1: seat 1 surrendered while seats 5, 9 (killer) still alive"
+    lot = GameState(
+        get_ruleset({"base": "mainstream", "overrides": {"final_tie": "lot"}}), CLASSIC8
+    )
+    lot.apply(NightAction(None, None))
+    for _ in range(3):
+        lot.apply(ballot(TIE8))
+    assert str(lot.tie) == "ballot 3 tied between seats 1, 3: final tie (lot)"
+    lot.apply(Lot(3))
+    lot.apply(Eliminate(3))
+    with pytest.raises(IllegalEventError) as err:
+        lot.apply(NightAction(3, None))
+    assert err.value.params["variant"] == "lot"
+    assert (
+        err.value.message == "night 2: the killers chose seat 3, who was drawn out by lot on day 1"
+    )
+
+
+def test_a_missing_tie_break_names_the_tie() -> None:
+    s = state()
+    s.apply(NightAction(None, None))
+    s.apply(ballot(TIE8))
+    with pytest.raises(IllegalEventError) as err:
+        s.apply(NightAction(None, None))
+    assert (err.value.code, err.value.where) == ("ballot.missing", "day 1 ballot 2")
+    assert err.value.params == {
+        "variant": "tie_break",
+        "k": 1,
+        "seats": [1, 3],
+        "next_ballot": 2,
+    }
+    assert err.value.message == (
+        "day 1 ballot 2: ballot 1 tied between seats 1, 3: tie-break, but no ballot 2"
+    )

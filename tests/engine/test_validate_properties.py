@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from engine.messages import CATALOGUE as MESSAGES
+from engine.messages import message_key, render
 from engine.record import dump_record, parse_record
 from engine.rulesets import RULESETS, get_ruleset
 from engine.simulate import Variant, simulate_game
@@ -147,3 +150,27 @@ def test_duplicate_keys_are_errors() -> None:
     assert ("record.duplicate_key", "day 1 ballot 1") in [
         (v.code, v.where) for v in validate(one_ballot).violations
     ]
+
+
+def _plain(value: object) -> bool:
+    if value is None or isinstance(value, (bool, int, str)):
+        return True
+    return isinstance(value, (list, tuple)) and all(
+        isinstance(x, (int, str)) and not isinstance(x, bool) for x in value
+    )
+
+
+@settings(max_examples=150, derandomize=True, deadline=None)
+@given(games(), st.sampled_from(sorted(CATALOGUE)), st.integers(0, 2**16))
+def test_every_violation_is_a_code_with_plain_params(
+    g: dict[str, Any], name: str, seed: int
+) -> None:
+    """Violations are data: a catalogue key, plain JSON params, the English made from them."""
+    record = copy.deepcopy(g)
+    CATALOGUE[name](record, random.Random(seed))
+    for v in validate(record).violations:
+        assert isinstance(v.params, Mapping) and all(_plain(x) for x in v.params.values()), v
+        assert message_key(v.code, v.params) in MESSAGES, v
+        place = v.params.get("path") or v.where
+        assert v.message == f"{place}: {render(v.code, v.params)}"
+        assert json.loads(json.dumps(v.as_dict())) == v.as_dict()
