@@ -304,3 +304,44 @@ def test_several_problems_of_one_request_are_all_said() -> None:
             "The draw was asked wrongly: no players; rounds must be at least 1"
         )
         assert engine_error_text(error) == "no players; rounds must be at least 1"
+
+
+@pytest.mark.parametrize(
+    ("why", "code", "english"),
+    [
+        (
+            "bug",
+            "league.draw.failed",
+            "The draw failed because of an internal error; it has been logged.",
+        ),
+        (
+            "queue",
+            "league.draw.queue_down",
+            "The task queue is unavailable; start the draw again in a minute.",
+        ),
+    ],
+)
+def test_a_draw_the_league_could_not_run_says_why_in_every_language(
+    why: str,
+    code: str,
+    english: str,
+    organiser: Any,
+    event: Event,
+    monkeypatch: Any,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    registered_players(event, 16)
+    if why == "bug":
+
+        def broken(*args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("a bug")
+
+        monkeypatch.setattr("league.draws.engine_draw", broken)
+    else:
+        monkeypatch.setattr("league.outages.enqueue", lambda task, *args: False)
+    job = draw(organiser, event, django_capture_on_commit_callbacks, from_round=1, to_round=1)
+    assert job.status == "failed" and job.error == {"code": code, "params": {}}
+    for lang in LANGUAGES:
+        with translation.override(lang):
+            assert job.error_text() == translation.gettext(english)
+            assert (job.error_text() == english) == (lang == "en")
