@@ -543,7 +543,8 @@ def _read_seats(r: _Reader, v: Any) -> tuple[Seat, ...]:
     players: set[str] = set()
     for s in seats:
         if s.player in players:
-            r.bad("setup.duplicate_player", "setup", "seats", {"player": s.player})
+            # spec §6 ruling 2: the seats can still be replayed, so the replay goes on
+            r.bad("setup.duplicate_player", "setup", "seats", {"player": s.player}, False)
         players.add(s.player)
     return tuple(sorted(seats, key=lambda s: s.seat))
 
@@ -1001,7 +1002,7 @@ def _read_slow(obj: Any) -> tuple[GameRecord | None, list[Violation]]:
         keys = frozenset({"winner"})
         if r.obj(res, "result", "result", keys, keys) and "winner" in res:
             result = r.enum(Winner, res["winner"], "result", "result.winner")
-    if r.fatal or rules is None or any(p.code.startswith("setup.") for p in r.problems):
+    if r.fatal or rules is None:
         return None, r.problems
     return GameRecord(spec, rules, seats, log, result, meta, awards), r.problems
 

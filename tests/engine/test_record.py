@@ -442,3 +442,21 @@ def test_unreadable_files_carry_codes(tmp_path: Path) -> None:
         load_file(tmp_path / "gone.json")
     assert (e.value.code, e.value.params["problem"]) == ("file.unreadable", "not_found")
     assert str(e.value) == f"{tmp_path / 'gone.json'}: cannot read: No such file or directory"
+
+
+def test_a_player_in_two_seats_is_reported_and_the_record_still_read() -> None:
+    """Spec §6 ruling 2, the reader's part: the seats can still be replayed."""
+    raw = load("spec-example.json")
+    raw["seats"][3]["player"] = raw["seats"][4]["player"]
+    record, problems = read_record(raw)
+    assert record is not None and record.seats[3].player == record.seats[4].player
+    [v] = problems
+    assert (v.code, v.where, dict(v.params)) == (
+        "setup.duplicate_player",
+        "setup",
+        {"player": "liu-yang", "path": "seats"},
+    )
+    assert v.message == "seats: player 'liu-yang' holds two seats"
+    assert read_record(json.dumps(raw)) == (record, problems)
+    with pytest.raises(RecordError):
+        parse_record(raw)
