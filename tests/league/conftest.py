@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import translation
 
 from league.models import Event
 from tests.league.factories import (
@@ -89,3 +90,15 @@ def _quick_draws(settings: Any) -> None:
     """Draws in tests stop searching early: validity, not fairness, is tested here."""
     settings.LEAGUE_DRAW_TIME_LIMIT = 0.15
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _language_restored() -> Any:
+    """A request with Accept-Language activates its language in this thread and leaves it
+    there; each test ends in the language it started in, so none leaks into the next."""
+    before = translation.get_language()
+    yield
+    if before:
+        translation.activate(before)
+    else:
+        translation.deactivate()
