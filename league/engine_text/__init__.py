@@ -5,7 +5,11 @@ The engine (:mod:`engine.messages`) gives every sentence as a ``code`` and plain
 reads an engine sentence: the table is keyed by the catalogue key (``code`` or
 ``code/variant``), its msgids are our own English (changing the engine's wording changes
 no translation key), and each parameter is shown by its kind (:class:`ParamKind`): a
-phase as 第2夜 / noche 2, a list of seats as 1号、7号, an enumerated word translated.
+phase as 第2夜 / noche 2, a list of seats as 1、7 (the sentence says 号 or asientos), an
+enumerated word translated (scoped by parameter where one token needs two words).
+
+A row stored before codes kept its English only (``params`` null): ``stored_*`` show it
+as stored rather than guess.
 
 The table is assembled from parts by concern (``records``, ``games``, ``scoring``,
 ``draws``), like the engine's catalogue; ``tests/i18n`` renders every catalogue key in
