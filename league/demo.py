@@ -211,7 +211,7 @@ def seed_league() -> list[str]:
     )
     job = draws.run_draw_job(job.pk, limit=min(3.0, draws.time_limit()))
     if job.status != DrawJob.Status.DONE:
-        return [*lines, gettext("demo draw failed: %(error)s") % {"error": job.error}]
+        return [*lines, gettext("demo draw failed: %(error)s") % {"error": job.error_text()}]
     first_round = event.rounds.get(number=1)
     services.confirm_round(organiser, first_round)
     services.release_round(organiser, first_round)
