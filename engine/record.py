@@ -272,12 +272,13 @@ def _hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 # A string, or a constant JavaScript has and JSON has not: the first such constant outside
-# every string is the one the decoder stopped at (before it, the text was JSON).
-_STRING_OR_CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)', re.DOTALL)
+# every string is the one the decoder stopped at (before it, the text was JSON). Patterns
+# for the error paths are compiled when first used (``re`` caches them), not at start-up.
+_STRING_OR_CONSTANT = r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)'
 
 
 def _constant_at(doc: str) -> int:
-    for m in _STRING_OR_CONSTANT.finditer(doc):
+    for m in re.finditer(_STRING_OR_CONSTANT, doc, re.DOTALL):
         if m.group(1):
             return m.start()
     return 0
@@ -307,7 +308,7 @@ _JSON_PROBLEMS = (
     ("Invalid \\uXXXX escape", "invalid_unicode_escape"),
     ("Extra data", "extra_data"),
 )
-_NOT_A_NUMBER = re.compile(r"(-?Infinity|NaN) is not a JSON number")
+_NOT_A_NUMBER = r"(-?Infinity|NaN) is not a JSON number"
 
 
 def json_problem(e: json.JSONDecodeError) -> dict[str, Param]:
@@ -317,7 +318,7 @@ def json_problem(e: json.JSONDecodeError) -> dict[str, Param]:
     params: dict[str, Param] = {"line": e.lineno, "column": e.colno}
     problem = next((token for start, token in _JSON_PROBLEMS if e.msg.startswith(start)), "")
     if not problem:
-        found = _NOT_A_NUMBER.fullmatch(e.msg)
+        found = re.fullmatch(_NOT_A_NUMBER, e.msg)
         if found:
             problem = "nan"
             params["value"] = found.group(1)
