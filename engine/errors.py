@@ -9,18 +9,19 @@ side translates by code. Anything else escaping the engine is a bug.
 
 from __future__ import annotations
 
-from engine.messages import CATALOGUE, Param, Params, render
+from typing import Any
+
+from engine.messages import Param, Params, render
 
 
 class EngineError(ValueError):
     """Root of every user-fixable error raised by the engine."""
 
     def __init__(self, code: str, params: Params | None = None) -> None:
-        if params is None and code not in CATALOGUE:  # TRANSITION: an old English sentence
-            self.__dict__.setdefault("code", "engine.error")
-            self.__dict__.setdefault("params", {})
-            super().__init__(code)
-            return
         self.code = code
         self.params: dict[str, Param] = dict(params or {})
         super().__init__(render(code, self.params))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as code and params (a Celery result, a cache), not as the English."""
+        return type(self), (self.code, self.params)

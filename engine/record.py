@@ -124,8 +124,6 @@ class Violation:
     def message(self) -> str:
         """The English sentence, prefixed with the place it is about: ``params["path"]``
         (a JSON path such as ``log[2].ballots[0]``) when given, else ``where``."""
-        if isinstance(self.params, str):  # TRANSITION: remove once every site passes params
-            return self.params
         prefix = self.params.get("path") or self.where
         return f"{prefix}: {render(self.code, self.params)}"
 
@@ -134,8 +132,12 @@ class Violation:
 
     def as_dict(self) -> dict[str, Any]:
         """The CLI's and the API's JSON form: code, where, params and the English message."""
-        params = {} if isinstance(self.params, str) else dict(self.params)  # TRANSITION
-        return {"code": self.code, "where": self.where, "params": params, "message": self.message}
+        return {
+            "code": self.code,
+            "where": self.where,
+            "params": dict(self.params),
+            "message": self.message,
+        }
 
 
 class RecordError(EngineError):
@@ -153,6 +155,9 @@ class RecordError(EngineError):
 
     def __str__(self) -> str:
         return "; ".join(str(v) for v in self.violations)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (self.violations,)
 
 
 @fast_init

@@ -132,6 +132,9 @@ class IllegalEventError(EngineError):
     def __str__(self) -> str:
         return "; ".join(str(v) for v in self.violations)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (self.violations,)
+
 
 # --- outcome -----------------------------------------------------------------------------
 

@@ -43,7 +43,7 @@ class SeatingProblemError(EngineError):
     def __str__(self) -> str:
         return "; ".join(str(p) for p in self.problems)
 
-    def __reduce__(self) -> tuple[type[SeatingProblemError], tuple[tuple[Message, ...]]]:
+    def __reduce__(self) -> tuple[Any, ...]:
         return type(self), (self.problems,)
 
 
@@ -63,9 +63,7 @@ class DrawConstraintError(EngineError):
         self.round = round
         super().__init__(code, params)
 
-    def __reduce__(
-        self,
-    ) -> tuple[type[DrawConstraintError], tuple[str, str, Params], dict[str, int | None]]:
+    def __reduce__(self) -> tuple[Any, ...]:
         # pickled whole (a task's result, a worker's error): keyword ``round`` as state
         return type(self), (self.constraint, self.code, self.params), {"round": self.round}
 

@@ -183,10 +183,6 @@ TEXT: dict[str, Promise] = {
     "last_words.not_entitled/none_eject": gettext_lazy(
         "seat %(seat)s gave last words but was ejected on %(on)s and has none under %(rule)s"
     ),
-    "last_words.not_entitled/late_eject": gettext_lazy(
-        "seat %(seat)s gave last words but was ejected on %(on)s; last words belong to that "
-        "round's day"
-    ),
     "end.killers_out": gettext_lazy("every killer is out"),
     "result.missing/killers_out": gettext_lazy(
         "the game ended on %(ended)s (every killer is out), but no result is recorded"
