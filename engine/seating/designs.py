@@ -11,8 +11,6 @@ round-pairs lower bound.
 from __future__ import annotations
 
 import itertools
-import math
-import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -22,6 +20,7 @@ import numpy.typing as npt
 from scipy.optimize import linear_sum_assignment
 
 from engine.seating.metrics import spread
+from engine.seating.search import Weights, anneal
 
 __all__ = [
     "DesignArray",
@@ -746,83 +745,39 @@ def _disjoint(
 def _improve_pads(
     full: IntArray, runs: int, levels: int, cap: int, moves: int, seed: int
 ) -> IntArray:
-    """Annealing over swaps of two extra players' tables in one column (see pad_runs)."""
+    """:func:`~engine.seating.search.anneal` moving only the extra players (swaps within
+    a column), a meeting beyond ``cap`` priced heavily (see pad_runs); it stops at the
+    round-pairs bound, which no arrangement beats."""
     keep, cols = full.shape
     extra = keep - runs
     if extra < 2 or moves <= 0:
         return full
-    heavy = 4 * keep
-    top = cols + 2
-    cost = [d * (d - 1) // 2 + heavy * max(0, d - cap) ** 2 for d in range(top + 1)]
-    step = [cost[d + 1] - cost[d] for d in range(top)]
-    where = full.T.tolist()
-    tables: list[list[list[int]]] = [[[] for _ in range(levels)] for _ in range(cols)]
-    for c in range(cols):
-        for p, j in enumerate(where[c]):
-            tables[c][j].append(p)
-    lam_np = np.zeros((extra, keep), dtype=np.int64)
-    for c in range(cols):
-        col = full[:, c]
-        lam_np += col[runs:, None] == col[None, :]
-    lam_np[np.arange(extra), runs + np.arange(extra)] = 0
-    lam: list[list[int]] = lam_np.tolist()  # lam[i][x]: extra runs+i meets player x
-
-    def shift(e: int, x: int, by: int) -> None:
-        lam[e - runs][x] += by
-        if x >= runs:
-            lam[x - runs][e] += by
-
-    # the exact objective over pairs with an extra in them
-    current = 0
-    for i in range(extra):
-        for x in range(keep):
-            if x < runs or x > runs + i:
-                current += cost[lam[i][x]]
-    # no arrangement beats the round-pairs bound: stop there
-    floor_cells = cols * (cols - 1) // 2 * spread(keep, levels * levels) - array_repeats(
-        full[:runs], levels
+    none = np.zeros((keep, keep), dtype=np.bool_)
+    w = Weights(
+        base=np.zeros((keep, keep), dtype=np.int64),
+        avoid=none,
+        club=none,
+        club_rounds=0,
+        cap=cap,
+        cap_weight=4 * keep,
+        avoid_weight=0,
+        club_weight=0,
     )
-    best, best_where = current, [list(w) for w in where]
-    rng = random.Random(seed)
-    temp0, temp1 = 1.5, 0.05
-    for i in range(moves):
-        if best <= floor_cells:
-            break
-        if i % 1024 == 0:
-            temp = temp0 * (temp1 / temp0) ** (i / moves)
-        c = rng.randrange(cols)
-        e = runs + rng.randrange(extra)
-        f = runs + rng.randrange(extra)
-        wc = where[c]
-        a, b = wc[e], wc[f]
-        if a == b:
-            continue
-        ta, tb = tables[c][a], tables[c][b]
-        le, lf = lam[e - runs], lam[f - runs]
-        delta = 0
-        for x in ta:
-            if x != e:
-                delta += step[lf[x]] - step[le[x] - 1]
-        for x in tb:
-            if x != f:
-                delta += step[le[x]] - step[lf[x] - 1]
-        if delta > 0 and rng.random() >= math.exp(-delta / temp):
-            continue
-        for x in ta:
-            if x != e:
-                shift(e, x, -1)
-                shift(f, x, +1)
-        for x in tb:
-            if x != f:
-                shift(f, x, -1)
-                shift(e, x, +1)
-        ta[ta.index(e)] = f
-        tb[tb.index(f)] = e
-        wc[e], wc[f] = b, a
-        current += delta
-        if current < best:
-            best, best_where = current, [list(w) for w in where]
-    return np.array(best_where, dtype=np.int64).T.copy()
+    # the pairs of the design's own runs cost the same wherever the extras sit
+    agree = _agreements(full[:runs])[np.triu_indices(runs, 1)]
+    fixed = w.cap_weight * int((np.maximum(agree - cap, 0) ** 2).sum())
+    floor = cols * (cols - 1) // 2 * spread(keep, levels * levels) + fixed
+    extras = list(range(runs, keep))
+    assign = anneal(
+        full.T.copy(),
+        w,
+        moves=moves,
+        rng=np.random.default_rng(seed),
+        out_of_time=lambda: False,
+        movers=[extras] * cols,
+        target=floor,
+    )
+    return assign.T.copy()
 
 
 def candidate_designs(

@@ -19,7 +19,7 @@ round are priced at once with a few matrix operations.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,7 +27,7 @@ import numpy.typing as npt
 
 from engine.seating.metrics import repeat_meetings
 
-__all__ = ["Weights", "fit_sizes", "greedy_round", "relabel", "tabu_search"]
+__all__ = ["Weights", "anneal", "fit_sizes", "greedy_round", "relabel", "tabu_search"]
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -295,6 +295,8 @@ def anneal(
     moves: int,
     rng: np.random.Generator,
     out_of_time: Callable[[], bool],
+    movers: Sequence[Sequence[int]] | None = None,
+    target: int | None = None,
 ) -> IntArray:
     """Simulated annealing on the same objective, one random swap at a time.
 
@@ -305,25 +307,37 @@ def anneal(
     a cap priced in full from the start freezes the walk wherever the greedy draw
     left pairs above it, while a cheap one early lets them be broken up on the way.
     The best draw under the full price is returned.
+
+    A move swaps the tables of two players of one round: any two present players, or
+    two of ``movers[t]`` in round t if given (players who must stay put are left out).
+    The search stops early once the objective reaches ``target`` (a lower bound, say).
     """
     rounds, n = assign.shape
     lam = meetings(assign, w.base).tolist()
     depth = rounds + int(w.base.max(initial=0)) + 2
     over = [2 * (d - w.cap) + 1 if d >= w.cap else 0 for d in range(depth)]
+    # per-pair prices beside λ (avoid pairs, club-mates early); None when all zero, as
+    # in most draws and in pad_runs: their lookups are a third of a move's time
     hard = (w.avoid_weight * w.avoid).astype(np.int64)
-    static_all = hard.tolist()
-    static_early = (hard + w.club_weight * w.club).tolist()
+    early = hard + w.club_weight * w.club
+    static_all: list[list[int]] | None = hard.tolist() if hard.any() else None
+    static_early: list[list[int]] | None = early.tolist() if early.any() else None
     tables: list[list[list[int]]] = []
     where = assign.tolist()
     for row in assign:
         m = int(row.max()) + 1
         tables.append([[int(p) for p in np.flatnonzero(row == j)] for j in range(m)])
-    present = [[p for p in range(n) if row[p] >= 0] for row in where]
+    if movers is None:
+        present = [[p for p in range(n) if row[p] >= 0] for row in where]
+    else:
+        present = [list(ps) for ps in movers]
     full = objective(assign, w)
     iu = np.triu_indices(n, 1)
     excess = int((np.maximum(meetings(assign, w.base)[iu] - w.cap, 0) ** 2).sum())
     rest = full - w.cap_weight * excess  # R, avoid and club terms
     best, best_assign = full, [list(r) for r in where]
+    if target is not None and best <= target:
+        moves = 0
     ratio = 0.05 / 2.0
     weight = 1.0
     step: list[float] = []
@@ -347,14 +361,22 @@ def anneal(
         ta, tb = tables[t][ja], tables[t][jb]
         la, lb = lam[a], lam[b]
         static = static_early if t < w.club_rounds else static_all
-        sa, sb = static[a], static[b]
         delta = 0
-        for x in ta:
-            if x != a:
-                delta += step[lb[x]] + sb[x] - step[la[x] - 1] - sa[x]
-        for x in tb:
-            if x != b:
-                delta += step[la[x]] + sa[x] - step[lb[x] - 1] - sb[x]
+        if static is None:
+            for x in ta:
+                if x != a:
+                    delta += step[lb[x]] - step[la[x] - 1]
+            for x in tb:
+                if x != b:
+                    delta += step[la[x]] - step[lb[x] - 1]
+        else:
+            sa, sb = static[a], static[b]
+            for x in ta:
+                if x != a:
+                    delta += step[lb[x]] + sb[x] - step[la[x] - 1] - sa[x]
+            for x in tb:
+                if x != b:
+                    delta += step[la[x]] + sa[x] - step[lb[x] - 1] - sb[x]
         if delta > 0 and draws[i % 4096] >= math.exp(-delta / temp):
             continue
         grown = 0
@@ -384,4 +406,6 @@ def anneal(
         full = rest + w.cap_weight * excess
         if full < best:
             best, best_assign = full, [list(r) for r in where]
+            if target is not None and best <= target:
+                break
     return np.array(best_assign, dtype=np.int64)

@@ -217,6 +217,14 @@ def test_pad_runs_extras_beyond_one_per_table_follow_a_copy_of_the_design() -> N
     assert _excess(padded) < _excess(start)
 
 
+def test_pad_runs_same_seed_same_extras() -> None:
+    base = affine_plane(7).array[:, :8]
+    first = pad_runs(base, 7, 60, seed=3, search=False)
+    assert (pad_runs(base, 7, 60, seed=3, search=False) == first).all()
+    assert (pad_runs(base, 7, 60, seed=4, search=False) != first).any()
+    assert (first[:49] == base).all()
+
+
 @pytest.mark.parametrize("q", (4, 5, 7, 8, 9, 11, 13, 16, 17))
 def test_puncture_multipliers_make_every_punctured_plane_even(q: int) -> None:
     design = punctured_affine_plane(q, puncture_multipliers(q))

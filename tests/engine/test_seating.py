@@ -6,6 +6,7 @@ import math
 from collections import Counter
 from dataclasses import replace
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -21,6 +22,7 @@ from engine.seating import (
     options_from_mapping,
 )
 from engine.seating.metrics import partition, seating_bounds, spread
+from engine.seating.search import Weights, anneal, objective
 
 QUICK = SearchOptions(iterations=300, anneal_moves=20_000, relabel_iterations=300)
 
@@ -227,6 +229,26 @@ def test_same_seed_same_draw_and_other_seed_differs() -> None:
         options=QUICK,
     )
     assert other.rounds != first.rounds
+
+
+def test_anneal_moves_only_the_movers_same_seed_same_result_and_stops_at_the_target() -> None:
+    start = np.random.default_rng(0)
+    assign = np.array([start.permutation(np.arange(24) % 4) for _ in range(3)], dtype=np.int64)
+    none = np.zeros((24, 24), dtype=np.bool_)
+    w = Weights(np.zeros((24, 24), dtype=np.int64), none, none, 0, 2, 10, 0, 0)
+    movers = [list(range(12, 24))] * 3
+
+    def run(seed: int, target: int | None = None) -> np.ndarray:
+        rng = np.random.default_rng(seed)
+        return anneal(
+            assign, w, moves=5000, rng=rng, out_of_time=lambda: False, movers=movers, target=target
+        )
+
+    out = run(1)
+    assert (out[:, :12] == assign[:, :12]).all()
+    assert objective(out, w) < objective(assign, w)
+    assert (run(1) == out).all()
+    assert (run(1, target=objective(assign, w)) == assign).all()  # already there
 
 
 def test_redraw_from_round_k_keeps_earlier_rounds() -> None:
