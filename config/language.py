@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import check_for_language
 from django.views.i18n import set_language as django_set_language
 
-from league.profile_models import SESSION_KEY, save_language
+from league.clubs.profiles import SESSION_KEY, save_language
 
 
 def set_language(request: HttpRequest) -> HttpResponse:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 
-from league.profile_models import SESSION_KEY, preferred_language
+from league.clubs.profiles import SESSION_KEY, preferred_language
 
 
 def profile_language(request: HttpRequest) -> str:

@@ -10,6 +10,6 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from games.selectors import recorded_tables
-        from league.lifecycle import register_recorded_tables
+        from league.events.lifecycle import register_recorded_tables
 
         register_recorded_tables(recorded_tables)

@@ -1,16 +1,18 @@
-"""League API routes under /api/v1/."""
+"""League API routes under /api/v1/ (the viewsets live in the sub-packages)."""
 
 from django.urls import URLPattern, URLResolver, include, path
 from rest_framework.routers import SimpleRouter
 
-from league import api
+from league.clubs.api import LeagueViewSet, PlayerViewSet
+from league.draws.api import DrawJobViewSet, EventDrawViewSet
+from league.events.api import ClubViewSet
 
 router = SimpleRouter()
-router.register("clubs", api.ClubViewSet, basename="club")
-router.register("players", api.PlayerViewSet, basename="player")
-router.register("events", api.EventViewSet, basename="event")
-router.register("leagues", api.LeagueViewSet, basename="league")
-router.register("draw-jobs", api.DrawJobViewSet, basename="drawjob")
+router.register("clubs", ClubViewSet, basename="club")
+router.register("players", PlayerViewSet, basename="player")
+router.register("events", EventDrawViewSet, basename="event")
+router.register("leagues", LeagueViewSet, basename="league")
+router.register("draw-jobs", DrawJobViewSet, basename="drawjob")
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", include(router.urls)),

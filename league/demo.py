@@ -13,7 +13,16 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone
+from django.utils.text import slugify
 from django.utils.translation import gettext
+
+from league.audit import audit
+from league.clubs.models import Club, ClubOrganiser, League, Membership, Player, Referee, Season
+from league.draws import bridge
+from league.draws.models import DrawJob
+from league.draws.services import confirm_round, release_round
+from league.events.models import Event, Registration
+from league.events.services import create_event, transition_event
 
 DEMO_PASSWORD = "tianhei-demo"
 DEMO_CLUB = "tianhei-club"
@@ -84,28 +93,12 @@ def _user(username: str, **extra: Any) -> Any:
 
 
 def _handle(i: int, name: str) -> str:
-    from django.utils.text import slugify
-
     base = slugify(name) or "player"
     return f"{base}-{i + 1}"
 
 
 def seed_league() -> list[str]:
     """Create the demo league; returns lines describing what was made."""
-    from league import draws, services
-    from league.models import (
-        Club,
-        ClubOrganiser,
-        DrawJob,
-        Event,
-        League,
-        Membership,
-        Player,
-        Referee,
-        Registration,
-        Season,
-    )
-
     admin = _user("admin", is_staff=True, is_superuser=True)
     lines = [gettext("site admin: admin / %(pw)s") % {"pw": DEMO_PASSWORD}]
     if Event.objects.filter(club__slug=DEMO_CLUB, slug=DEMO_EVENT).exists():
@@ -174,7 +167,7 @@ def seed_league() -> list[str]:
 
     event_day = today + dt.timedelta(days=3)
     round1 = timezone.make_aware(dt.datetime.combine(event_day, dt.time(10, 0)))
-    event = services.create_event(
+    event = create_event(
         organiser,
         club,
         name="Demo Open 天黑公开赛",
@@ -200,21 +193,21 @@ def seed_league() -> list[str]:
         staff=[staff],
         referees=referees,
     )
-    services.transition_event(organiser, event, Event.Status.REGISTRATION)
+    transition_event(organiser, event, Event.Status.REGISTRATION)
     now = timezone.now()
     Registration.objects.bulk_create(
         Registration(event=event, player=p, checked_in_at=now) for p in players
     )
-    services.audit(organiser, "registration.import", event, event=event, demo=len(players))
+    audit(organiser, "registration.import", event, event=event, demo=len(players))
     job = DrawJob.objects.create(
         event=event, from_round=1, to_round=4, seed=2026, requested_by=organiser
     )
-    job = draws.run_draw_job(job.pk, limit=min(3.0, draws.time_limit()))
+    job = bridge.run_draw_job(job.pk, limit=min(3.0, bridge.time_limit()))
     if job.status != DrawJob.Status.DONE:
         return [*lines, gettext("demo draw failed: %(error)s") % {"error": job.error_text()}]
     first_round = event.rounds.get(number=1)
-    services.confirm_round(organiser, first_round)
-    services.release_round(organiser, first_round)
+    confirm_round(organiser, first_round)
+    release_round(organiser, first_round)
     del admin
     return [
         *lines,

@@ -130,7 +130,7 @@ def note_dict(note: Any) -> dict[str, Any] | None:
 
 # --- the problems of a CSV import -----------------------------------------------------------
 
-#: ``{problem code: sentence}``: what :func:`league.services.import_players_csv` finds in
+#: ``{problem code: sentence}``: what :func:`league.events.imports.import_players_csv` finds in
 #: a row. The code is decided where the problem is found (and with it the column).
 IMPORT_PROBLEMS: dict[str, Promise] = {
     "csv.too_large": gettext_lazy("%(size)s KiB, the limit is %(limit)s KiB"),
@@ -165,3 +165,21 @@ def import_problem_text(code: str, params: Mapping[str, Any] | None = None) -> s
         for name, value in (params or {}).items()
     }
     return str(IMPORT_PROBLEMS[code]) % values
+
+
+# --- tie-break metrics ----------------------------------------------------------------------
+
+#: Translated names of the tie-break metrics (``engine.standings.METRICS`` keys): the event
+#: form's help and the standings pages.
+METRIC_LABELS: dict[str, Promise] = {
+    "points": gettext_lazy("total points"),
+    "wins": gettext_lazy("wins"),
+    "awards": gettext_lazy("award points"),
+    "police-killer-wins": gettext_lazy("wins as police or killer"),
+    "night1-deaths": gettext_lazy("times killed on night 1 as good"),
+    "lots": gettext_lazy("drawing of lots"),
+}
+
+
+def metric_label(key: str) -> str:
+    return str(METRIC_LABELS.get(key, key))

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
-from league.models import Club
+from league.clubs.models import Club
 
 
 def use_club_timezone(club: Club) -> None:

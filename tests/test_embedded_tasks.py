@@ -14,7 +14,7 @@ from django.conf import settings as django_settings
 
 from config import embedded_tasks
 from config.celery import app
-from league import services
+from league.draws import services as draw_services
 from league.models import DrawJob
 from league.results_models import EventStanding
 from tests.league.factories import ClubOrganiserFactory, EventFactory, registered_players
@@ -99,7 +99,7 @@ def test_a_requested_draw_runs_in_a_task_thread(thread_mode: None, settings: Any
     registered_players(event, 16)
     main = threading.get_ident()
     seen: list[int] = []
-    from league import draws
+    from league.draws import bridge as draws
 
     run = draws.run_draw_job
 
@@ -109,7 +109,7 @@ def test_a_requested_draw_runs_in_a_task_thread(thread_mode: None, settings: Any
 
     draws.run_draw_job = spy  # type: ignore[assignment]
     try:
-        job = services.request_draw(organiser, event, from_round=1, checked_in_only=False)
+        job = draw_services.request_draw(organiser, event, from_round=1, checked_in_only=False)
         embedded_tasks.shutdown(wait=True)  # wait for the pool before reading the database
     finally:
         draws.run_draw_job = run

@@ -15,8 +15,8 @@ from rest_framework.test import APIClient
 from games.forms import UploadForm
 from games.models import GameVersion
 from games.records import NotARecordError, check_record
-from league import services
 from league.errors import CsvImportError
+from league.events import imports as event_imports
 from league.inputs import nesting_depth, strict_int, value_depth
 from tests.games.conftest import World, make_world
 from tests.league.factories import ClubOrganiserFactory, EventFactory
@@ -137,11 +137,11 @@ def test_csv_import_is_bounded(settings: Any) -> None:
     settings.CSV_MAX_ROWS = 3
     rows = "".join(f"P{i},p-{i}\n" for i in range(4))
     with pytest.raises(CsvImportError, match="too many rows"):
-        services.import_players_csv(organiser, event, "display_name,handle\n" + rows)
+        event_imports.import_players_csv(organiser, event, "display_name,handle\n" + rows)
     settings.CSV_MAX_ROWS = 2000
     settings.CSV_MAX_BYTES = 100
     with pytest.raises(CsvImportError, match="too large"):
-        services.import_players_csv(organiser, event, "display_name,handle\n" + rows * 10)
+        event_imports.import_players_csv(organiser, event, "display_name,handle\n" + rows * 10)
     assert not event.registrations.exists()
 
 

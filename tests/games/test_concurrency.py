@@ -123,7 +123,7 @@ def test_a_swap_and_a_submission_at_once_never_leave_a_record_beside_other_seats
     """The organiser swaps a player of the table while its referee submits the record:
     either the swap is refused (the record came first) or the record is judged against
     the new seating — never a valid record naming players who no longer sit there."""
-    from league import services as league_services
+    from league.draws import services as league_services
     from league.errors import LeagueError
     from league.models import Seat
     from tests.league.factories import PlayerFactory
@@ -187,7 +187,7 @@ def test_a_game_write_and_an_organisers_referee_move_never_deadlock(write: str) 
     """The organiser's move takes the event lock, then the tables'; a referee's write its
     game's and its table's — never the event row's (Table's ordering used to join and
     lock it), so neither waits on the other in a cycle."""
-    from league import services as league_services
+    from league.draws import services as league_services
     from league.errors import LeagueError
     from league.models import Table
 
@@ -198,7 +198,7 @@ def test_a_game_write_and_an_organisers_referee_move_never_deadlock(write: str) 
     world.game.refresh_from_db()
     revision = world.game.revision
     results: dict[str, Any] = {}
-    original = league_services._lock_event
+    original = league_services.lock_event
     locked = threading.Event()
 
     def slow_lock(event: Any) -> Any:
@@ -234,7 +234,7 @@ def test_a_game_write_and_an_organisers_referee_move_never_deadlock(write: str) 
         finally:
             connections.close_all()
 
-    league_services._lock_event = slow_lock  # type: ignore[assignment]
+    league_services.lock_event = slow_lock  # type: ignore[assignment]
     try:
         threads = [threading.Thread(target=f) for f in (game_write, move)]
         for t in threads:
@@ -242,7 +242,7 @@ def test_a_game_write_and_an_organisers_referee_move_never_deadlock(write: str) 
         for t in threads:
             t.join(timeout=30)
     finally:
-        league_services._lock_event = original  # type: ignore[assignment]
+        league_services.lock_event = original  # type: ignore[assignment]
     assert isinstance(results["game"], GameVersion), results
     # the move either went first (the table had no play yet) or was refused after it
     assert isinstance(results["move"], list | LeagueError), results

@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 from engine.simulate import simulate_game
 from games import services as games
 from games.models import Game, GameSheet, GameVersion
-from league import services
+from league.draws import services as draw_services
 from league.errors import LeagueError
 from league.models import AuditEntry, DrawJob, Event, Round, Seat, Table
 from tests.league.factories import (
@@ -51,15 +51,15 @@ def event(organiser: Any) -> Event:
 
 def draw(actor: Any, event: Event, capture: Any, **kwargs: Any) -> DrawJob:
     with capture(execute=True):
-        job = services.request_draw(actor, event, **kwargs)
+        job = draw_services.request_draw(actor, event, **kwargs)
     job.refresh_from_db()
     assert job.status == "done", job.error
     return job
 
 
 def release(actor: Any, rnd: Round) -> Round:
-    services.confirm_round(actor, rnd)
-    return services.release_round(actor, Round.objects.get(pk=rnd.pk))
+    draw_services.confirm_round(actor, rnd)
+    return draw_services.release_round(actor, Round.objects.get(pk=rnd.pk))
 
 
 def seating(rnd: Round) -> dict[int, list[int]]:
@@ -101,11 +101,11 @@ def test_no_game_for_an_unreleased_round(
         games.game_for_table(table, organiser)
     with pytest.raises(games.Conflict, match="not released"):
         games.create_round_games(organiser, rnd)
-    services.confirm_round(organiser, rnd)
+    draw_services.confirm_round(organiser, rnd)
     with pytest.raises(games.Conflict, match="not released"):
         games.game_for_table(table, organiser)
     assert not Game.objects.exists()
-    rnd = services.release_round(organiser, Round.objects.get(pk=rnd.pk))
+    rnd = draw_services.release_round(organiser, Round.objects.get(pk=rnd.pk))
     assert len(games.create_round_games(organiser, rnd)) == rnd.tables.count()
 
 
@@ -137,12 +137,12 @@ def test_swap_and_referee_change_refused_at_a_played_table_until_void(
     a = t1.seats.get(number=1).player
     b = t2.seats.get(number=1).player
     with pytest.raises(LeagueError, match="round 1 table 1") as refused:
-        services.swap_players(organiser, released_round, a, b)
+        draw_services.swap_players(organiser, released_round, a, b)
     assert refused.value.code == "played"
     free = RefereeFactory()
     event.referees.add(free)
     with pytest.raises(LeagueError, match="round 1 table 1"):
-        services.move_referee(organiser, t1, free)
+        draw_services.move_referee(organiser, t1, free)
     assert seating(released_round) == before
     version = game.versions.get()
     assert version.record["seats"][0]["player"] == a.handle
@@ -153,7 +153,7 @@ def test_swap_and_referee_change_refused_at_a_played_table_until_void(
     assert (game.voided_event_id, game.voided_round, game.voided_table) == (event.pk, 1, 1)
     assert game.players[0] == a.handle
     assert game.versions.get().record == version.record  # kept, unchanged
-    services.swap_players(organiser, released_round, a, b)
+    draw_services.swap_players(organiser, released_round, a, b)
     assert Seat.objects.get(round=released_round, player=a).table_id == t2.pk
     assert AuditEntry.objects.filter(action="game.void", target_id=game.pk).exists()
 
@@ -165,7 +165,7 @@ def test_a_sheet_step_freezes_the_table_too(
     game = games.game_for_table(t1, organiser)
     GameSheet.objects.create(game=game, revision=1, steps=[{"id": "1", "type": "deal"}])
     with pytest.raises(LeagueError, match="round 1 table 1"):
-        services.swap_players(
+        draw_services.swap_players(
             organiser, released_round, t1.seats.first().player, t2.seats.first().player
         )
 
@@ -176,7 +176,7 @@ def test_released_round_allows_a_substitution_at_an_unplayed_table(
     t1, t2, *_ = released_round.tables.order_by("number")
     played_game(organiser, t1)
     a, b = t2.seats.get(number=1).player, t2.seats.get(number=2).player
-    assert services.swap_players(organiser, released_round, a, b) == [2]
+    assert draw_services.swap_players(organiser, released_round, a, b) == [2]
     assert Seat.objects.get(round=released_round, player=a).number == 2
     assert Seat.objects.get(round=released_round, player=a).pinned
 
@@ -276,14 +276,14 @@ def test_redraw_keeps_swapped_seats(
     rnd = event.rounds.get(number=2)
     t1, t2 = rnd.tables.order_by("number")[:2]
     a, b = t1.seats.get(number=2).player, t2.seats.get(number=5).player
-    services.swap_players(organiser, rnd, a, b)
+    draw_services.swap_players(organiser, rnd, a, b)
     pinned = seating(rnd)
     job = draw(organiser, event, django_capture_on_commit_callbacks, from_round=2, seed=7)
     after = seating(rnd)
     assert after[t1.number] == pinned[t1.number] and after[t2.number] == pinned[t2.number]
     kept = [w["params"]["tables"] for w in job.warnings if w["code"] == "league.draw.kept"]
     assert len(kept) == 1 and {t["why"] for t in kept[0]} == {"pinned"}
-    services.unpin_round(organiser, Round.objects.get(pk=rnd.pk))
+    draw_services.unpin_round(organiser, Round.objects.get(pk=rnd.pk))
     assert not Seat.objects.filter(round=rnd, pinned=True).exists()
 
 
@@ -291,7 +291,7 @@ def test_redraw_of_a_released_round_is_still_refused(
     organiser: Any, event: Event, released_round: Round, django_capture_on_commit_callbacks: Any
 ) -> None:
     with pytest.raises(LeagueError, match="released"):
-        services.request_draw(organiser, event, from_round=1)
+        draw_services.request_draw(organiser, event, from_round=1)
 
 
 # --- pinned referees ---------------------------------------------------------------------------
@@ -305,11 +305,11 @@ def test_assign_referees_keeps_a_referee_placed_by_hand(
     rnd = event.rounds.get(number=1)
     table = rnd.tables.get(number=2)
     chosen = next(r for r in event.referees.all() if r.pk != table.referee_id)
-    services.move_referee(organiser, table, chosen)
+    draw_services.move_referee(organiser, table, chosen)
     table.refresh_from_db()
     assert table.referee_pinned and table.referee_id == chosen.pk
     for seed in range(5):
-        done = services.assign_referees(organiser, event, seed=seed)
+        done = draw_services.assign_referees(organiser, event, seed=seed)
         assert done.kept >= 1
         assert Table.objects.get(pk=table.pk).referee_id == chosen.pk
         refs = list(rnd.tables.values_list("referee_id", flat=True))
@@ -365,7 +365,7 @@ def test_draw_page_shows_pins_and_asks_before_release(
     html = response.content.decode()
     assert "swapped (tables 1, 2)" in html
     assert html.count("📌") >= 2
-    services.confirm_round(organiser, rnd)
+    draw_services.confirm_round(organiser, rnd)
     html = client.get(reverse("event-draw", args=[event.pk])).content.decode()
     assert 'data-confirm="Release round 1?' in html
 

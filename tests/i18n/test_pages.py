@@ -24,8 +24,8 @@ from engine.scoring import PROFILES
 from engine.standings import METRICS
 from games.models import Game
 from games.services import game_for_table
+from league.clubs.profiles import SESSION_KEY
 from league.models import League, Preferences, Season
-from league.profile_models import SESSION_KEY
 from tests.league.factories import ClubFactory, UserFactory
 from tests.results.factories import Played, played_event
 

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from league import services
+from league.events import services as event_services
 from league.models import AuditEntry
 from tests.league.factories import ClubOrganiserFactory, EventFactory, UserFactory
 
@@ -26,11 +26,11 @@ def test_audit_log_lists_filters_and_stays_in_the_club(client: Client) -> None:
     club = organiser.club
     first = EventFactory(club=club, name="Spring Open")
     second = EventFactory(club=club, name="Autumn Cup")
-    services.update_event(organiser.user, first, venue="Hall 2")
-    services.transition_event(organiser.user, second, "draft")
+    event_services.update_event(organiser.user, first, venue="Hall 2")
+    event_services.transition_event(organiser.user, second, "draft")
     other_org = ClubOrganiserFactory()
     elsewhere = EventFactory(club=other_org.club, name="Elsewhere Open")
-    services.update_event(other_org.user, elsewhere, venue="Far")
+    event_services.update_event(other_org.user, elsewhere, venue="Far")
 
     url = reverse("club-audit", args=[club.slug])
     client.force_login(organiser.user)

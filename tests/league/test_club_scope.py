@@ -12,8 +12,10 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from league import selectors, services
 from league.errors import CsvImportError
+from league.events import imports as event_imports
+from league.events import selectors as event_selectors
+from league.events import services as event_services
 from league.models import Event, Membership, RefereeConflict
 from tests.league.factories import (
     ClubOrganiserFactory,
@@ -51,7 +53,7 @@ def two_clubs() -> dict[str, Any]:
     org_b, event_b = club_event()
     referee = RefereeFactory()
     player = registered_players(event_a, 1)[0]
-    services.register_player(org_b, event_b, player)
+    event_services.register_player(org_b, event_b, player)
     event_a.referees.add(referee)
     event_b.referees.add(referee)
     return {"a": (org_a, event_a), "b": (org_b, event_b), "referee": referee, "player": player}
@@ -60,7 +62,7 @@ def two_clubs() -> dict[str, Any]:
 def test_a_referee_conflict_stays_with_the_club_that_declared_it(two_clubs: Any) -> None:
     (org_a, event_a), (org_b, event_b) = two_clubs["a"], two_clubs["b"]
     referee, player = two_clubs["referee"], two_clubs["player"]
-    conflict = services.declare_referee_conflict(
+    conflict = event_services.declare_referee_conflict(
         org_a, event_a, referee, player, "private: family matter"
     )
     assert conflict.club_id == event_a.club_id
@@ -75,10 +77,10 @@ def test_a_referee_conflict_stays_with_the_club_that_declared_it(two_clubs: Any)
     assert RefereeConflict.objects.filter(pk=conflict.pk).exists()
 
     # club A's draws honour it; club B's draws do not know it
-    assert (referee.pk, player.pk) in selectors.referee_conflicts(event_a)
-    assert (referee.pk, player.pk) not in selectors.referee_conflicts(event_b)
+    assert (referee.pk, player.pk) in event_selectors.referee_conflicts(event_a)
+    assert (referee.pk, player.pk) not in event_selectors.referee_conflicts(event_b)
     # club B may declare its own, separately
-    services.declare_referee_conflict(org_b, event_b, referee, player, "B's own reason")
+    event_services.declare_referee_conflict(org_b, event_b, referee, player, "B's own reason")
     assert RefereeConflict.objects.filter(referee=referee, player=player).count() == 2
     url = f"/api/v1/events/{event_a.pk}/referee-conflicts/{conflict.pk}/"
     assert api(org_a).delete(url).status_code == 204
@@ -103,16 +105,16 @@ def test_another_club_cannot_make_a_player_its_member() -> None:
     Membership.objects.create(player=ours, club=club_a, joined=dt.date(2025, 1, 1))
     csv_text = f"display_name,handle,club\nOurs,ours,{club_b.slug}\nNew,brand-new,{club_b.slug}\n"
     with pytest.raises(CsvImportError) as refused:
-        services.import_players_csv(org_b, event_b, csv_text)
+        event_imports.import_players_csv(org_b, event_b, csv_text)
     assert [(p.row, p.column) for p in refused.value.problems] == [(2, "club")]
     assert "another club" in refused.value.problems[0].message
     assert not Membership.objects.filter(player=ours, club=club_b).exists()
     csv_text = f"display_name,handle,club\nOurs,ours,{club_a.slug}\n"
     with pytest.raises(CsvImportError) as refused:
-        services.import_players_csv(org_b, event_b, csv_text)
+        event_imports.import_players_csv(org_b, event_b, csv_text)
     assert "do not organise" in refused.value.problems[0].message
     # without a club column the known player is simply registered
-    services.import_players_csv(org_b, event_b, "display_name,handle\nOurs,ours\n")
+    event_imports.import_players_csv(org_b, event_b, "display_name,handle\nOurs,ours\n")
     assert event_b.registrations.filter(player=ours).exists()
     assert list(Membership.objects.filter(player=ours).values_list("club", flat=True)) == [
         club_a.pk

@@ -18,10 +18,11 @@ from rest_framework.test import APIClient
 from engine.messages import PARAMS, Message, ParamKind, placeholders
 from engine.seating import SeatingProblemError
 from engine.texts import draws as engine_draws
-from league import lifecycle, services
-from league.draws import engine_note, kept_note
+from league.draws import services as draw_services
+from league.draws.bridge import engine_note, kept_note
 from league.engine_text.draws import ENGINE, LEAGUE
 from league.errors import LeagueError
+from league.events import lifecycle
 from league.i18n import LEGACY, draw_note_text, engine_error_text
 from league.models import DrawJob, Event
 from tests.league.factories import (
@@ -160,7 +161,7 @@ def event(organiser: Any) -> Event:
 
 def draw(actor: Any, event: Event, capture: Any, **kwargs: Any) -> DrawJob:
     with capture(execute=True):
-        job = services.request_draw(actor, event, **kwargs)
+        job = draw_services.request_draw(actor, event, **kwargs)
     job.refresh_from_db()
     return job
 
@@ -278,7 +279,7 @@ def test_assigning_too_few_referees_is_refused_in_the_readers_language(
     lay_out(event.rounds.get(number=1), registered_players(event, 16), status="draft")
     event.referees.add(RefereeFactory())
     with translation.override(lang), pytest.raises(LeagueError) as refused:
-        services.assign_referees(organiser, event, seed=1)
+        draw_services.assign_referees(organiser, event, seed=1)
     assert refused.value.code == "referees"
     with translation.override(lang):
         expected = str(ENGINE["referees.too_few"]) % {"round": 1, "tables": 2, "count": 1}
@@ -336,7 +337,7 @@ def test_a_draw_the_league_could_not_run_says_why_in_every_language(
         def broken(*args: Any, **kwargs: Any) -> Any:
             raise RuntimeError("a bug")
 
-        monkeypatch.setattr("league.draws.engine_draw", broken)
+        monkeypatch.setattr("league.draws.bridge.engine_draw", broken)
     else:
         monkeypatch.setattr("league.outages.enqueue", lambda task, *args: False)
     job = draw(organiser, event, django_capture_on_commit_callbacks, from_round=1, to_round=1)

@@ -11,8 +11,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from league.calendar import club_calendar, escape
 from league.csv_cells import safe_cell
+from league.events.calendar import club_calendar, escape
 from league.models import Player
 from tests.league.factories import ClubOrganiserFactory, EventFactory, lay_out, registered_players
 from tests.results.factories import played_event

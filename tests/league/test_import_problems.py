@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from league import services
-from league.errors import CsvImportError, LeagueError
+from league.clubs import services as club_services
+from league.errors import CsvImportError, ImportProblem, LeagueError
+from league.events import imports as event_imports
 from league.i18n import IMPORT_PROBLEMS, import_problem_text
 from league.models import Event, Registration
-from league.services import ImportProblem
 from tests.league.factories import ClubOrganiserFactory, EventFactory
 
 pytestmark = pytest.mark.django_db
@@ -57,7 +57,7 @@ def test_a_bad_handle_is_reported_under_handle_in_every_language(
     lang: str, organiser: Any, event: Event
 ) -> None:
     with translation.override(lang), pytest.raises(CsvImportError) as info:
-        services.import_players_csv(organiser, event, BAD)
+        event_imports.import_players_csv(organiser, event, BAD)
     problems = info.value.problems
     assert all(isinstance(p, ImportProblem) for p in problems)
     assert [(p.row, p.column, getattr(p, "code", None)) for p in problems] == EXPECTED
@@ -95,7 +95,7 @@ def test_the_api_reports_import_problems_by_column_and_code_in_the_readers_langu
 def test_problems_with_params_keep_them_as_data(organiser: Any, event: Event) -> None:
     text = "display_name,handle,club\nAna,ana,\nDup,ana,\nX,x,nowhere\n"
     with translation.override("es"), pytest.raises(CsvImportError) as info:
-        services.import_players_csv(organiser, event, text)
+        event_imports.import_players_csv(organiser, event, text)
     problems = info.value.problems
     assert all(isinstance(p, ImportProblem) for p in problems)
     got = [(p.row, p.column, p.code, p.params) for p in problems if isinstance(p, ImportProblem)]
@@ -111,7 +111,7 @@ def test_problems_with_params_keep_them_as_data(organiser: Any, event: Event) ->
 
 def test_a_missing_column_names_the_columns_as_data(organiser: Any, event: Event) -> None:
     with pytest.raises(CsvImportError) as info:
-        services.import_players_csv(organiser, event, "name,nick\nA,b\n")
+        event_imports.import_players_csv(organiser, event, "name,nick\nA,b\n")
     [problem] = info.value.problems
     assert isinstance(problem, ImportProblem)
     assert (problem.row, problem.column, problem.code) == (
@@ -129,7 +129,7 @@ def test_creating_one_player_says_every_field_problem_in_the_readers_language(
 ) -> None:
     for lang in LANGUAGES:
         with translation.override(lang), pytest.raises(LeagueError) as info:
-            services.create_player(organiser, display_name=" ", handle="")
+            club_services.create_player(organiser, display_name=" ", handle="")
         with translation.override(lang):
             assert info.value.message == " ".join(
                 translation.gettext(ENGLISH[c])
@@ -143,7 +143,7 @@ def test_creating_one_player_says_every_field_problem_in_the_readers_language(
     handle=st.text(alphabet="ab -_", max_size=4) | st.just("h" * 61),
 )
 def test_every_player_problem_names_the_column_it_is_about(name: str, handle: str) -> None:
-    found = services._player_problems(name, handle)
+    found = club_services.player_problems(name, handle)
     for column, code in found:
         assert code in IMPORT_PROBLEMS
         assert column == ("handle" if code.startswith("player.handle") else "display_name")

@@ -278,7 +278,7 @@ def test_draw_page_shows_a_running_draw_and_sheets_list_everyone(
 def test_event_edit_page_saves_through_the_service(organiser_client: tuple[Client, Any]) -> None:
     client, org = organiser_client
     event = EventFactory(club=org.club, rounds_count=3)
-    from league.forms import EventForm
+    from league.events.forms import EventForm
 
     data = {k: v for k, v in EventForm.initial_for(event).items() if v is not None}
     data.update(

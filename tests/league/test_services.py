@@ -10,8 +10,12 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from league import selectors, services
+from league.draws import selectors as draw_selectors
+from league.draws import services as draw_services
 from league.errors import CsvImportError, LeagueError
+from league.events import imports as event_imports
+from league.events import selectors as event_selectors
+from league.events import services as event_services
 from league.models import (
     AuditEntry,
     DrawJob,
@@ -48,7 +52,7 @@ def event(organiser: Any) -> Event:
 
 def draw(actor: Any, event: Event, capture: Any, **kwargs: Any) -> DrawJob:
     with capture(execute=True):
-        job = services.request_draw(actor, event, **kwargs)
+        job = draw_services.request_draw(actor, event, **kwargs)
     job.refresh_from_db()
     return job
 
@@ -126,7 +130,7 @@ def test_create_event_makes_rounds_with_start_times_and_audits(organiser: Any) -
     club = organiser.organised_clubs.get().club
     start = timezone.now().replace(microsecond=0)
     starts = [start + dt.timedelta(hours=i) for i in range(3)]
-    event = services.create_event(organiser, club, round_starts=starts, **event_fields())
+    event = event_services.create_event(organiser, club, round_starts=starts, **event_fields())
     assert event.status == "draft"
     assert event.slug == "spring-open"
     assert [r.starts_at for r in event.rounds.order_by("number")] == starts
@@ -136,44 +140,46 @@ def test_create_event_makes_rounds_with_start_times_and_audits(organiser: Any) -
 def test_create_event_checks_club_and_settings(organiser: Any) -> None:
     club = organiser.organised_clubs.get().club
     with pytest.raises(PermissionDenied):
-        services.create_event(organiser, ClubFactory(), **event_fields())
+        event_services.create_event(organiser, ClubFactory(), **event_fields())
     with pytest.raises(PermissionDenied):
-        services.create_event(None, club, **event_fields())
+        event_services.create_event(None, club, **event_fields())
     with pytest.raises(LeagueError, match="ruleset"):
-        services.create_event(organiser, club, **event_fields(ruleset="nope"))
+        event_services.create_event(organiser, club, **event_fields(ruleset="nope"))
     with pytest.raises(LeagueError, match="precedence"):
-        services.create_event(organiser, club, **event_fields(tiebreak_precedence=["lots", "x"]))
+        event_services.create_event(
+            organiser, club, **event_fields(tiebreak_precedence=["lots", "x"])
+        )
     with pytest.raises(LeagueError, match="no table size"):
-        services.create_event(
+        event_services.create_event(
             organiser, club, **event_fields(ruleset="majority", min_table=11, max_table=12)
         )
-    services.create_event(organiser, club, **event_fields(slug="x"))
+    event_services.create_event(organiser, club, **event_fields(slug="x"))
     with pytest.raises(LeagueError, match="already has"):
-        services.create_event(organiser, club, **event_fields(slug="x"))
+        event_services.create_event(organiser, club, **event_fields(slug="x"))
     assert Event.objects.count() == 1
 
 
 def test_update_event_round_count_and_locks(organiser: Any, event: Event) -> None:
-    services.update_event(organiser, event, rounds_count=5)
+    event_services.update_event(organiser, event, rounds_count=5)
     assert event.rounds.count() == 5
-    services.update_event(organiser, event, rounds_count=2)
+    event_services.update_event(organiser, event, rounds_count=2)
     assert event.rounds.count() == 2
     Round.objects.filter(event=event, number=2).update(status="draft")
     with pytest.raises(LeagueError):
-        services.update_event(organiser, event, rounds_count=1)
+        event_services.update_event(organiser, event, rounds_count=1)
     with pytest.raises(LeagueError, match="table sizes"):
-        services.update_event(organiser, event, max_table=10)
+        event_services.update_event(organiser, event, max_table=10)
     with pytest.raises(PermissionDenied):
-        services.update_event(UserFactory(), event, name="x")
+        event_services.update_event(UserFactory(), event, name="x")
 
 
 def test_event_transitions_are_guarded_and_logged(organiser: Any) -> None:
     event = EventFactory(club=organiser.organised_clubs.get().club, status="draft")
     with pytest.raises(LeagueError):
-        services.transition_event(organiser, event, "finished")
-    services.transition_event(organiser, event, "registration")
-    services.transition_event(organiser, event, "running")
-    services.transition_event(organiser, event, "finished")
+        event_services.transition_event(organiser, event, "finished")
+    event_services.transition_event(organiser, event, "registration")
+    event_services.transition_event(organiser, event, "running")
+    event_services.transition_event(organiser, event, "finished")
     entries = AuditEntry.objects.filter(action="event.status", target_id=event.pk)
     assert sorted(e.data["after"] for e in entries) == ["finished", "registration", "running"]
 
@@ -183,20 +189,20 @@ def test_event_transitions_are_guarded_and_logged(organiser: Any) -> None:
 
 def test_register_check_in_withdraw(organiser: Any, event: Event) -> None:
     player = PlayerFactory()
-    reg = services.register_player(organiser, event, player)
+    reg = event_services.register_player(organiser, event, player)
     with pytest.raises(LeagueError, match="already"):
-        services.register_player(organiser, event, player)
-    services.check_in(organiser, reg)
+        event_services.register_player(organiser, event, player)
+    event_services.check_in(organiser, reg)
     assert reg.checked_in_at is not None
-    services.check_in(organiser, reg, undo=True)
+    event_services.check_in(organiser, reg, undo=True)
     assert reg.checked_in_at is None
-    services.check_in(organiser, reg)
-    services.withdraw(organiser, reg)
+    event_services.check_in(organiser, reg)
+    event_services.withdraw(organiser, reg)
     reg.refresh_from_db()
     assert reg.status == "withdrawn" and reg.checked_in_at is None
     with pytest.raises(LeagueError):
-        services.check_in(organiser, reg)
-    services.register_player(organiser, event, player)
+        event_services.check_in(organiser, reg)
+    event_services.register_player(organiser, event, player)
     reg.refresh_from_db()
     assert reg.status == "registered"
     actions = set(AuditEntry.objects.filter(event=event).values_list("action", flat=True))
@@ -206,28 +212,28 @@ def test_register_check_in_withdraw(organiser: Any, event: Event) -> None:
 def test_player_registers_and_withdraws_themselves_only(event: Event) -> None:
     user = UserFactory()
     me = PlayerFactory(user=user)
-    reg = services.register_player(user, event, me)
+    reg = event_services.register_player(user, event, me)
     with pytest.raises(PermissionDenied):
-        services.register_player(user, event, PlayerFactory())
+        event_services.register_player(user, event, PlayerFactory())
     with pytest.raises(PermissionDenied):
-        services.check_in(user, reg)
+        event_services.check_in(user, reg)
     other = RegistrationFactory(event=event)
     with pytest.raises(PermissionDenied):
-        services.withdraw(user, other)
-    services.withdraw(user, reg)
+        event_services.withdraw(user, other)
+    event_services.withdraw(user, reg)
     event.registration_closes = timezone.now() - dt.timedelta(days=1)
     event.registration_opens = timezone.now() - dt.timedelta(days=2)
     event.save()
     with pytest.raises(PermissionDenied):
-        services.register_player(user, event, me)
+        event_services.register_player(user, event, me)
 
 
 def test_set_absences_validates_rounds(organiser: Any, event: Event) -> None:
     reg = RegistrationFactory(event=event)
-    services.set_absences(organiser, reg, [2, 2, 3])
+    event_services.set_absences(organiser, reg, [2, 2, 3])
     assert reg.absent_rounds == [2, 3]
     with pytest.raises(LeagueError):
-        services.set_absences(organiser, reg, [4])
+        event_services.set_absences(organiser, reg, [4])
 
 
 # --- CSV import -----------------------------------------------------------------------------
@@ -238,7 +244,7 @@ def test_csv_import_creates_registers_and_checks_in(organiser: Any, event: Event
     text = (
         f"display_name,handle,club\n李伟,li-wei,\nJosé Núñez,jose,{event.club.slug}\nÆrin,aerin,\n"
     )
-    result = services.import_players_csv(organiser, event, text.encode(), check_in=True)
+    result = event_imports.import_players_csv(organiser, event, text.encode(), check_in=True)
     assert (result.created, result.existing, result.registered) == (2, 1, 3)
     regs = Registration.objects.filter(event=event)
     assert regs.count() == 3 and all(r.checked_in_at for r in regs)
@@ -255,17 +261,17 @@ def test_csv_import_reports_every_bad_row_and_saves_nothing(organiser: Any, even
         "Clubless,c1,no-such-club\n"
     )
     with pytest.raises(CsvImportError) as info:
-        services.import_players_csv(organiser, event, text)
+        event_imports.import_players_csv(organiser, event, text)
     where = [(p.row, p.column) for p in info.value.problems]
     assert where == [(3, "display_name"), (4, "handle"), (5, "handle"), (6, "club")]
     assert not Registration.objects.filter(event=event).exists()
     with pytest.raises(CsvImportError, match="problems"):
-        services.import_players_csv(organiser, event, "name,nick\nA,b\n")
+        event_imports.import_players_csv(organiser, event, "name,nick\nA,b\n")
 
 
 def test_csv_import_needs_staff(event: Event) -> None:
     with pytest.raises(PermissionDenied):
-        services.import_players_csv(UserFactory(), event, "display_name,handle\nA,a\n")
+        event_imports.import_players_csv(UserFactory(), event, "display_name,handle\nA,a\n")
 
 
 # --- draws ----------------------------------------------------------------------------------
@@ -293,7 +299,8 @@ def test_draw_all_rounds_writes_valid_seating(
         assert sorted(p for t in tables for p in t) == sorted(ids)
         assert all(8 <= len(t) <= 12 for t in tables)
     measures = {
-        m.key: m for m in selectors.draw_measures(selectors.visible_rounds(organiser, event))
+        m.key: m
+        for m in draw_selectors.draw_measures(event_selectors.visible_rounds(organiser, event))
     }
     assert measures["repeats"].value >= measures["repeats"].bound
     assert AuditEntry.objects.filter(action="draw.done", event=event).exists()
@@ -357,17 +364,17 @@ def test_draw_needs_checked_in_players_unless_asked(
 def test_draw_guards(organiser: Any, event: Event, django_capture_on_commit_callbacks: Any) -> None:
     registered_players(event, 16)
     with pytest.raises(LeagueError, match="earlier"):
-        services.request_draw(organiser, event, from_round=2)
+        draw_services.request_draw(organiser, event, from_round=2)
     with pytest.raises(PermissionDenied):
-        services.request_draw(UserFactory(), event, from_round=1)
+        draw_services.request_draw(UserFactory(), event, from_round=1)
     draw(organiser, event, django_capture_on_commit_callbacks, from_round=1)
     with pytest.raises(LeagueError, match="already drawn"):
-        services.request_draw(organiser, event, from_round=1, to_round=1)
+        draw_services.request_draw(organiser, event, from_round=1, to_round=1)
     r1 = event.rounds.get(number=1)
-    services.confirm_round(organiser, r1)
-    services.release_round(organiser, r1)
+    draw_services.confirm_round(organiser, r1)
+    draw_services.release_round(organiser, r1)
     with pytest.raises(LeagueError, match="released"):
-        services.request_draw(organiser, event, from_round=1)
+        draw_services.request_draw(organiser, event, from_round=1)
 
 
 def test_redraw_after_withdrawal_keeps_released_rounds(
@@ -377,14 +384,14 @@ def test_redraw_after_withdrawal_keeps_released_rounds(
     draw(organiser, event, django_capture_on_commit_callbacks, from_round=1)
     r1 = event.rounds.get(number=1)
     before = seated(r1)
-    services.confirm_round(organiser, r1)
-    services.release_round(organiser, r1)
+    draw_services.confirm_round(organiser, r1)
+    draw_services.release_round(organiser, r1)
     event.refresh_from_db()
     assert event.status == "running"
     gone = players[0]
-    services.withdraw(organiser, Registration.objects.get(event=event, player=gone))
+    event_services.withdraw(organiser, Registration.objects.get(event=event, player=gone))
     # the engine is handed the rounds being replaced, to start from (a few moves then)
-    from league.draws import build_input
+    from league.draws.bridge import build_input
 
     replaced = [seated(event.rounds.get(number=n)) for n in (2, 3)]
     previous = build_input(event, 2, 3, seed=1).problem.previous_draw
@@ -404,7 +411,7 @@ def test_absent_players_sit_out_their_rounds(
 ) -> None:
     players = registered_players(event, 17)
     reg = Registration.objects.get(event=event, player=players[0])
-    services.set_absences(organiser, reg, [2])
+    event_services.set_absences(organiser, reg, [2])
     job = draw(organiser, event, django_capture_on_commit_callbacks, from_round=1)
     assert job.status == "done", job.error
     assert Seat.objects.filter(round__event=event, player=players[0]).count() == 2
@@ -422,32 +429,32 @@ def test_swap_move_referee_confirm_release(
     t1, t2 = rnd.tables.order_by("number")
     a = t1.seats.get(number=1)
     b = t2.seats.get(number=3)
-    services.swap_players(organiser, rnd, a.player, b.player)
+    draw_services.swap_players(organiser, rnd, a.player, b.player)
     assert Seat.objects.get(round=rnd, player=a.player).table_id == t2.pk
     assert Seat.objects.get(round=rnd, player=a.player).number == 3
     assert Seat.objects.get(round=rnd, player=b.player).number == 1
     free = next(r for r in refs if not rnd.tables.filter(referee=r).exists())
-    services.move_referee(organiser, t1, free)
+    draw_services.move_referee(organiser, t1, free)
     t1.refresh_from_db()
     assert t1.referee == free
     other = t2.referee
-    services.move_referee(organiser, t1, other) if other else None
+    draw_services.move_referee(organiser, t1, other) if other else None
     if other:
         t2.refresh_from_db()
         assert t2.referee == free
     with pytest.raises(LeagueError, match="not on this event"):
-        services.move_referee(organiser, t1, RefereeFactory())
+        draw_services.move_referee(organiser, t1, RefereeFactory())
     with pytest.raises(LeagueError):
-        services.release_round(organiser, rnd)
-    services.confirm_round(organiser, rnd)
+        draw_services.release_round(organiser, rnd)
+    draw_services.confirm_round(organiser, rnd)
     with pytest.raises(LeagueError, match="reopen it"):
-        services.swap_players(organiser, rnd, a.player, b.player)
-    services.reopen_round(organiser, rnd)
-    services.confirm_round(organiser, rnd)
-    services.release_round(organiser, rnd)
+        draw_services.swap_players(organiser, rnd, a.player, b.player)
+    draw_services.reopen_round(organiser, rnd)
+    draw_services.confirm_round(organiser, rnd)
+    draw_services.release_round(organiser, rnd)
     rnd.refresh_from_db()
     assert rnd.status == "released" and rnd.released_at is not None
-    assert [r.number for r in selectors.public_rounds(event)] == [1]
+    assert [r.number for r in event_selectors.public_rounds(event)] == [1]
 
 
 def test_move_referee_refuses_own_club(
@@ -462,7 +469,7 @@ def test_move_referee_refuses_own_club(
     ref = RefereeFactory(club=club)
     event.referees.add(ref)
     with pytest.raises(LeagueError, match="own club"):
-        services.move_referee(organiser, table, ref)
+        draw_services.move_referee(organiser, table, ref)
 
 
 def test_swap_refuses_declared_player_conflict(
@@ -480,7 +487,7 @@ def test_swap_refuses_declared_player_conflict(
     lo, hi = sorted([a, c], key=lambda p: p.pk)
     PlayerConflict.objects.create(event=event, player_a=lo, player_b=hi)
     with pytest.raises(LeagueError, match="must not meet"):
-        services.swap_players(organiser, rnd, a, b)
+        draw_services.swap_players(organiser, rnd, a, b)
 
 
 def test_public_selector_never_returns_unreleased_rounds(
@@ -489,44 +496,44 @@ def test_public_selector_never_returns_unreleased_rounds(
     registered_players(event, 16)
     draw(organiser, event, django_capture_on_commit_callbacks, from_round=1)
     rounds = event.rounds.order_by("number")
-    services.confirm_round(organiser, rounds[0])
-    services.confirm_round(organiser, rounds[1])
-    assert selectors.public_rounds(event) == []
-    services.release_round(organiser, rounds[0])
-    assert [r.number for r in selectors.public_rounds(event)] == [1]
+    draw_services.confirm_round(organiser, rounds[0])
+    draw_services.confirm_round(organiser, rounds[1])
+    assert event_selectors.public_rounds(event) == []
+    draw_services.release_round(organiser, rounds[0])
+    assert [r.number for r in event_selectors.public_rounds(event)] == [1]
     with pytest.raises(LeagueError, match="Release round 2 first"):
-        services.release_round(organiser, rounds[2])
+        draw_services.release_round(organiser, rounds[2])
 
 
 def test_declared_conflicts_are_respected_by_the_draw(
     organiser: Any, event: Event, django_capture_on_commit_callbacks: Any
 ) -> None:
     players = registered_players(event, 16)
-    services.declare_player_conflict(organiser, event, players[0], players[1], "siblings")
+    event_services.declare_player_conflict(organiser, event, players[0], players[1], "siblings")
     with pytest.raises(LeagueError, match="already"):
-        services.declare_player_conflict(organiser, event, players[1], players[0])
+        event_services.declare_player_conflict(organiser, event, players[1], players[0])
     ref_a, ref_b = RefereeFactory.create_batch(2)
     event.referees.add(ref_a, ref_b)
-    services.declare_referee_conflict(organiser, event, ref_a, players[2])
+    event_services.declare_referee_conflict(organiser, event, ref_a, players[2])
     job = draw(organiser, event, django_capture_on_commit_callbacks, from_round=1)
     assert job.status == "done", job.error
     for rnd in event.rounds.all():
         t0 = Seat.objects.get(round=rnd, player=players[0]).table_id
         assert Seat.objects.get(round=rnd, player=players[1]).table_id != t0
         assert Seat.objects.get(round=rnd, player=players[2]).table.referee_id != ref_a.pk
-    pc, rc = selectors.event_conflicts(event)
+    pc, rc = event_selectors.event_conflicts(event)
     assert len(pc) == 1 and len(rc) == 1
-    services.remove_conflict(organiser, event, pc[0])
-    assert selectors.event_conflicts(event)[0] == []
+    event_services.remove_conflict(organiser, event, pc[0])
+    assert event_selectors.event_conflicts(event)[0] == []
 
 
 def test_a_lost_draw_job_expires(organiser: Any, event: Event) -> None:
     registered_players(event, 16)
     stale = DrawJob.objects.create(event=event, from_round=1, to_round=1, status="running")
     DrawJob.objects.filter(pk=stale.pk).update(
-        created_at=timezone.now() - services.STALE_DRAW_AFTER - dt.timedelta(minutes=1)
+        created_at=timezone.now() - draw_services.STALE_DRAW_AFTER - dt.timedelta(minutes=1)
     )
-    services.request_draw(organiser, event, from_round=1)
+    draw_services.request_draw(organiser, event, from_round=1)
     stale.refresh_from_db()
     assert stale.status == "failed" and stale.error == {"code": "league.draw.stale", "params": {}}
 
@@ -536,7 +543,7 @@ def test_registration_search_any_script(event: Event) -> None:
         RegistrationFactory(event=event, player=PlayerFactory(display_name=name, handle=handle))
 
     def found(query: str) -> list[str]:
-        return [r.player.handle for r in selectors.registrations(event, query)]
+        return [r.player.handle for r in event_selectors.registrations(event, query)]
 
     assert found("wangfang") == ["wf1"]
     assert found("wf") == ["wf1"]
@@ -558,9 +565,9 @@ def test_move_referee_refuses_a_swap_that_displaces_into_a_conflict(
     event.referees.add(ref_a, ref_b)
     Table.objects.filter(pk=t1.pk).update(referee=ref_a)
     Table.objects.filter(pk=t2.pk).update(referee=ref_b)
-    services.declare_referee_conflict(organiser, event, ref_a, players[8])  # sits at table 2
+    event_services.declare_referee_conflict(organiser, event, ref_a, players[8])  # sits at table 2
     with pytest.raises(LeagueError, match="would move to table 2"):
-        services.move_referee(organiser, t1, ref_b)
-    services.declare_referee_conflict(organiser, event, ref_b, players[0])
+        draw_services.move_referee(organiser, t1, ref_b)
+    event_services.declare_referee_conflict(organiser, event, ref_b, players[0])
     with pytest.raises(LeagueError, match="may not judge"):
-        services.move_referee(organiser, t1, ref_b)
+        draw_services.move_referee(organiser, t1, ref_b)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from league import services
+from league.draws import services as draw_services
 from league.models import DrawJob, Seat
 from tests.league.factories import ClubOrganiserFactory, EventFactory, registered_players
 
@@ -17,7 +17,7 @@ def test_draw_runs_in_a_real_worker(transactional_db: None, celery_worker_proces
     org = ClubOrganiserFactory()
     event = EventFactory(club=org.club, rounds_count=3)
     registered_players(event, 24)
-    job = services.request_draw(org.user, event, from_round=1, seed=5)
+    job = draw_services.request_draw(org.user, event, from_round=1, seed=5)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         job.refresh_from_db()

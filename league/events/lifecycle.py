@@ -15,7 +15,7 @@ from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from league.errors import LeagueError
-from league.models import Event, Table
+from league.events.models import Event, Table
 
 #: Given some tables, the pks of those whose game has a version or a sheet step.
 RecordedTables = Callable[[QuerySet[Table]], set[int]]

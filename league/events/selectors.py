@@ -1,4 +1,4 @@
-"""League reads: what pages, the API and the games side ask for.
+"""Event reads: what pages, the API, the draw and the games side ask for.
 
 Public surfaces declare their release gate by calling :func:`public_rounds` (only
 released rounds, always) or :func:`visible_rounds` (what one user may read, from
@@ -8,8 +8,7 @@ of queries, whatever the size of the event.
 
 from __future__ import annotations
 
-import dataclasses
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -19,23 +18,17 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from league import permissions as perms
-from league.models import (
-    AuditEntry,
-    Club,
-    DrawJob,
+from league.clubs.models import Club, Membership, Player, Referee
+from league.events.models import (
     Event,
-    Membership,
-    Player,
     PlayerConflict,
-    Referee,
     RefereeConflict,
     Registration,
     Round,
     Seat,
     Table,
 )
-
-# --- events ---------------------------------------------------------------------------------
+from league.names import filter_by_name, initials_key, search_key, sort_key
 
 
 def managed_events(user: Any) -> QuerySet[Event]:
@@ -53,14 +46,6 @@ def refereed_events(user: Any) -> QuerySet[Event]:
     if not user.is_authenticated:
         return Event.objects.none()
     return public_events().filter(referees__user=user).order_by("-starts_on")
-
-
-def organised_clubs(user: Any) -> QuerySet[Club]:
-    if perms.is_site_admin(user):
-        return Club.objects.all()
-    if not user.is_authenticated:
-        return Club.objects.none()
-    return Club.objects.filter(organisers__user=user)
 
 
 def public_events() -> QuerySet[Event]:
@@ -86,9 +71,6 @@ def upcoming_events(club: Club) -> QuerySet[Event]:
         .order_by("starts_on", "name")
         .prefetch_related(Prefetch("rounds", queryset=Round.objects.order_by("number")))
     )
-
-
-# --- rounds, tables and seats ---------------------------------------------------------------
 
 
 def event_rounds(event: Event, statuses: Sequence[str]) -> list[Round]:
@@ -153,14 +135,10 @@ def player_schedules(rounds: Iterable[Round]) -> list[PlayerSchedule]:
                     seat.player_id, PlayerSchedule(seat.player, [None] * len(rounds))
                 )
                 entry.placements[i] = PlayerPlacement(rnd, table, seat.number)
-    from league.names import sort_key
 
     return sorted(
         by_player.values(), key=lambda s: (sort_key(s.player.display_name), s.player.handle)
     )
-
-
-# --- registrations --------------------------------------------------------------------------
 
 
 def registrations(event: Event, query: str = "") -> list[Registration]:
@@ -171,8 +149,6 @@ def registrations(event: Event, query: str = "") -> list[Registration]:
     see :mod:`league.names`. Each registration carries ``search_text`` for the page's
     filter-as-you-type.
     """
-    from league.names import filter_by_name, initials_key, search_key, sort_key
-
     regs = list(Registration.objects.filter(event=event).select_related("player"))
     query = query.strip().lstrip("@")
     if query:
@@ -202,9 +178,6 @@ def registration_counts(event: Event) -> dict[str, int]:
     return {k: int(v or 0) for k, v in data.items()}
 
 
-# --- conflicts ------------------------------------------------------------------------------
-
-
 def avoid_pairs(event: Event) -> set[tuple[int, int]]:
     """Player pk pairs (smaller first) who must never share a table in ``event``."""
     return {
@@ -223,19 +196,6 @@ def event_conflicts(event: Event) -> tuple[list[PlayerConflict], list[RefereeCon
         club_id=event.club_id, referee__in=event.referees.all(), player_id__in=registered
     ).select_related("referee__user", "player")
     return list(players), list(refs)
-
-
-def current_clubs(player_ids: Iterable[int]) -> dict[int, int]:
-    """Each player's current club (the most recent open membership)."""
-    out: dict[int, int] = {}
-    rows = (
-        Membership.objects.filter(player_id__in=list(player_ids), left__isnull=True)
-        .order_by("joined")
-        .values_list("player_id", "club_id")
-    )
-    for player_id, club_id in rows:
-        out[player_id] = club_id
-    return out
 
 
 def referee_conflicts(
@@ -264,132 +224,7 @@ def referee_conflicts(
     return pairs
 
 
-# --- draw jobs and measures -----------------------------------------------------------------
-
-
-def active_draw_job(event: Event) -> DrawJob | None:
-    return DrawJob.objects.filter(event=event, status__in=["queued", "running"]).first()
-
-
-def latest_draw_job(event: Event) -> DrawJob | None:
-    return DrawJob.objects.filter(event=event).order_by("-created_at", "-pk").first()
-
-
-@dataclass(frozen=True)
-class Measure:
-    key: str
-    label: str
-    value: int
-    bound: int | None
-
-    @property
-    def at_bound(self) -> bool:
-        return self.bound is not None and self.value <= self.bound
-
-
-def draw_measures(rounds: Sequence[Round]) -> list[Measure]:
-    """The fairness measures of the drawn ``rounds`` (prefetched) against their lower bounds.
-
-    Recomputed from the seating as it stands, so hand swaps show at once. Bounds are taken
-    for the same attendance (who sat in which round) from :mod:`engine.seating.metrics`.
-    """
-    from django.utils.translation import gettext as _
-
-    from engine.seating.metrics import seating_bounds, seating_metrics
-    from engine.seating.problem import SeatingProblem
-
-    rounds = [r for r in rounds if r.status != Round.Status.NONE]
-    if not rounds:
-        return []
-    layout = [[[str(s.player_id) for s in t.seats.all()] for t in r.tables.all()] for r in rounds]
-    players = sorted({p for rnd in layout for table in rnd for p in table}, key=int)
-    if not players:
-        return []
-    sizes = [len(t) for rnd in layout for t in rnd if t]
-    present = [{p for t in rnd for p in t} for rnd in layout]
-    absent = {p: {i + 1 for i, here in enumerate(present) if p not in here} for p in players}
-    problem = SeatingProblem(
-        players=tuple(players),
-        rounds=len(layout),
-        min_table=min(sizes),
-        max_table=max(sizes),
-        absent={p: frozenset(rs) for p, rs in absent.items() if rs},
-    )
-    metrics = seating_metrics(problem, layout, seating_bounds(problem))
-    ref_counts: Counter[tuple[int, int]] = Counter()
-    load: Counter[int] = Counter()
-    for rnd in rounds:
-        for table in rnd.tables.all():
-            if table.referee_id is None:
-                continue
-            load[table.referee_id] += 1
-            for seat in table.seats.all():
-                ref_counts[(seat.player_id, table.referee_id)] += 1
-    ref_repeats = sum(c * (c - 1) // 2 for c in ref_counts.values())
-    out = [
-        Measure("repeats", _("repeat meetings (R)"), metrics.repeats, metrics.repeats_bound),
-        Measure(
-            "max_meetings",
-            _("most meetings of one pair"),
-            metrics.max_meetings,
-            metrics.max_meetings_bound,
-        ),
-        Measure(
-            "seat_max", _("most times in one seat number"), metrics.seat_max, metrics.seat_ideal
-        ),
-        Measure("referee_repeats", _("referee repeats"), ref_repeats, None),
-    ]
-    if load:
-        out.append(
-            Measure(
-                "referee_load_spread",
-                _("referee load spread (most − fewest tables)"),
-                max(load.values()) - min(load.values()),
-                None,
-            )
-        )
-    return out
-
-
-def measures_as_dict(measures: Iterable[Measure]) -> list[dict[str, Any]]:
-    return [dataclasses.asdict(m) | {"at_bound": m.at_bound} for m in measures]
-
-
 def round_start(event: Event, number: int) -> datetime | None:
     return (
         Round.objects.filter(event=event, number=number).values_list("starts_at", flat=True).first()
-    )
-
-
-# --- audit log ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class AuditFilter:
-    """What an organiser narrowed the audit log to (every field optional)."""
-
-    event: int | None = None
-    action: str = ""
-    actor: str = ""
-    since: datetime | None = None
-
-
-def club_audit(club: Club, wanted: AuditFilter) -> QuerySet[AuditEntry]:
-    """Who did what to ``club``'s events, newest first (read-only, for its organisers)."""
-    qs = AuditEntry.objects.filter(event__club=club).select_related("actor", "event")
-    if wanted.event is not None:
-        qs = qs.filter(event_id=wanted.event)
-    if wanted.action:
-        qs = qs.filter(action__startswith=wanted.action)
-    if wanted.actor:
-        qs = qs.filter(actor__username__iexact=wanted.actor)
-    if wanted.since is not None:
-        qs = qs.filter(at__gte=wanted.since)
-    return qs.order_by("-at", "-pk")
-
-
-def club_audit_actions(club: Club) -> list[str]:
-    """The kinds of action the club's log holds (for the filter's choices)."""
-    return sorted(
-        AuditEntry.objects.filter(event__club=club).values_list("action", flat=True).distinct()
     )

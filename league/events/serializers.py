@@ -1,4 +1,4 @@
-"""API input and output serializers. Inputs only parse; services write."""
+"""Event API serializers, outputs then inputs. Inputs only parse; services write."""
 
 from __future__ import annotations
 
@@ -6,48 +6,22 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from league.draws import RELIEF_PERCENT
-from league.i18n import note_dict
-from league.models import (
-    Club,
-    DrawJob,
+from league.clubs.models import Club, Referee
+from league.clubs.serializers import PlayerSerializer, RefereeSerializer
+from league.events.models import (
     Event,
-    League,
-    Player,
     PlayerConflict,
-    Referee,
     RefereeConflict,
     Registration,
     Round,
-    Season,
     Seat,
     Table,
 )
+from league.events.services import RELIEF_PERCENT
 
 # --- outputs --------------------------------------------------------------------------------
-
-
-class ClubSerializer(serializers.ModelSerializer[Club]):
-    class Meta:
-        model = Club
-        fields = ["id", "name", "slug", "city", "timezone"]
-
-
-class PlayerSerializer(serializers.ModelSerializer[Player]):
-    class Meta:
-        model = Player
-        fields = ["id", "display_name", "handle"]
-
-
-class RefereeSerializer(serializers.ModelSerializer[Referee]):
-    name = serializers.CharField(source="__str__", read_only=True)
-
-    class Meta:
-        model = Referee
-        fields = ["id", "name", "grade"]
 
 
 class RoundScheduleSerializer(serializers.ModelSerializer[Round]):
@@ -136,65 +110,11 @@ class RoundSerializer(serializers.ModelSerializer[Round]):
         fields = ["number", "starts_at", "status", "released_at", "tables"]
 
 
-class NoteSerializer(serializers.Serializer[Any]):
-    """A draw's warning or error: its ``code`` and ``params`` (plain JSON values), and the
-    ``message`` in the reader's language (``Accept-Language``), rendered when read."""
-
-    code = serializers.CharField()
-    params = serializers.DictField()
-    message = serializers.CharField()
-
-
-class DrawJobSerializer(serializers.ModelSerializer[DrawJob]):
-    warnings = serializers.SerializerMethodField()
-    error = serializers.SerializerMethodField()
-
-    @extend_schema_field(NoteSerializer(many=True))
-    def get_warnings(self, job: DrawJob) -> list[dict[str, Any]]:
-        return [n for n in (note_dict(w) for w in job.warnings or []) if n is not None]
-
-    @extend_schema_field(NoteSerializer(allow_null=True))
-    def get_error(self, job: DrawJob) -> dict[str, Any] | None:
-        return note_dict(job.error)
-
-    class Meta:
-        model = DrawJob
-        fields = [
-            "id",
-            "event",
-            "from_round",
-            "to_round",
-            "seed",
-            "checked_in_only",
-            "status",
-            "progress",
-            "metrics",
-            "warnings",
-            "error",
-            "created_at",
-            "finished_at",
-        ]
-
-
-class MeasureSerializer(serializers.Serializer[Any]):
-    key = serializers.CharField()
-    label = serializers.CharField()  # type: ignore[assignment]
-    value = serializers.IntegerField()
-    bound = serializers.IntegerField(allow_null=True)
-    at_bound = serializers.BooleanField()
-
-
 class ImportResultSerializer(serializers.Serializer[Any]):
     created = serializers.IntegerField()
     existing = serializers.IntegerField()
     registered = serializers.IntegerField()
     checked_in = serializers.IntegerField()
-
-
-class ErrorSerializer(serializers.Serializer[Any]):
-    detail = serializers.CharField()
-    code = serializers.CharField()
-    problems = serializers.ListField(child=serializers.DictField(), required=False)
 
 
 class PlayerConflictSerializer(serializers.ModelSerializer[PlayerConflict]):
@@ -213,21 +133,6 @@ class RefereeConflictSerializer(serializers.ModelSerializer[RefereeConflict]):
     class Meta:
         model = RefereeConflict
         fields = ["id", "referee", "player", "reason"]
-
-
-class SeasonSerializer(serializers.ModelSerializer[Season]):
-    class Meta:
-        model = Season
-        fields = ["id", "name", "starts_on", "ends_on"]
-
-
-class LeagueSerializer(serializers.ModelSerializer[League]):
-    club: Any = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    seasons = SeasonSerializer(many=True, read_only=True)
-
-    class Meta:
-        model = League
-        fields = ["id", "name", "slug", "club", "seasons"]
 
 
 # --- inputs ---------------------------------------------------------------------------------
@@ -304,35 +209,8 @@ class ImportInputSerializer(serializers.Serializer[Any]):
         return attrs
 
 
-class DrawInputSerializer(serializers.Serializer[Any]):
-    from_round = serializers.IntegerField(min_value=1)
-    to_round = serializers.IntegerField(min_value=1, required=False, allow_null=True)
-    seed = serializers.IntegerField(
-        min_value=0, max_value=2**31 - 1, required=False, allow_null=True
-    )
-    checked_in_only = serializers.BooleanField(default=True)
-
-
 class RoundInputSerializer(serializers.Serializer[Any]):
     starts_at = serializers.DateTimeField(allow_null=True)
-
-
-class SwapInputSerializer(serializers.Serializer[Any]):
-    a = serializers.CharField(help_text="handle of one player")
-    b = serializers.CharField(help_text="handle of the other player")
-
-
-class RefereeMoveInputSerializer(serializers.Serializer[Any]):
-    table = serializers.IntegerField(min_value=1, help_text="table number in the round")
-    referee = serializers.IntegerField(allow_null=True, help_text="referee id, or null")
-
-
-class PlayerInputSerializer(serializers.Serializer[Any]):
-    display_name = serializers.CharField(max_length=120)
-    handle = serializers.CharField(max_length=60)
-    club = serializers.SlugRelatedField(
-        slug_field="slug", queryset=Club.objects.all(), required=False, allow_null=True
-    )
 
 
 class PlayerConflictInputSerializer(serializers.Serializer[Any]):

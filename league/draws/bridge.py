@@ -2,7 +2,7 @@
 
 Load once (registrations, absences, conflicts, clubs, earlier rounds) → build a plain
 :class:`engine.seating.SeatingProblem` → call the engine → write Round/Table/Seat rows
-with ``bulk_create`` inside one transaction. The :class:`~league.models.DrawJob` row
+with ``bulk_create`` inside one transaction. The :class:`~league.draws.models.DrawJob` row
 carries progress while the engine works, and the measures when it is done; its warnings
 and its error are notes, ``{"code", "params"}`` (the engine's codes and the league's
 ``league.draw.*``), rendered in the reader's language when read (:mod:`league.i18n`).
@@ -20,28 +20,34 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from engine.errors import EngineError
 from engine.messages import Message
 from engine.referees import assign_referees
 from engine.seating import SearchOptions, SeatingProblem, SeatingProblemError, draw_seating
-from league import lifecycle, selectors
+from league.audit import audit
+from league.clubs.selectors import current_clubs
+from league.draws.models import DrawJob
 from league.errors import LeagueError
-from league.i18n import draw_note_text, engine_error_text, note
-from league.models import DrawJob, Event, Registration, Round, Seat, Table
+from league.events import lifecycle, selectors
+from league.events.models import Event, Registration, Round, Seat, Table
+from league.events.services import RELIEF_PERCENT, allowed_table_sizes, lock_event
+from league.i18n import draw_note_text, note
 
 log = logging.getLogger(__name__)
 
+
 #: Club-mates are kept apart (softly) in this many opening rounds.
 CLUB_APART_ROUNDS = 2
-#: How much more even (percent fewer repeat meetings) a draw must be for a few pairs to
-#: meet once more, where the event allows it: the engine's default, named on the pages.
-RELIEF_PERCENT = SearchOptions().cap_relief_percent
+
+
 #: Seconds between two progress writes.
 PROGRESS_EVERY = 0.5
+
+
 #: The note of a draw that failed on a bug (logged).
 GENERIC_FAILURE = "league.draw.failed"
+
 
 #: A stored note: ``{"code": str, "params": {…}}``.
 Note = dict[str, Any]
@@ -93,8 +99,6 @@ def build_input(
     event: Event, from_round: int, to_round: int, seed: int, *, checked_in_only: bool = True
 ) -> DrawInput:
     """Load the event once and turn it into the engine's problem."""
-    from league.services import allowed_table_sizes
-
     earlier = selectors.event_rounds(event, ("draft", "confirmed", "released"))
     drawn = {
         r.number: tuple(tuple(str(s.player_id) for s in t.seats.all()) for t in r.tables.all())
@@ -149,7 +153,7 @@ def build_input(
         for pid in pids & set(ids):
             absent.setdefault(str(pid), set()).add(number)
     avoid = [(str(a), str(b)) for a, b in selectors.avoid_pairs(event) if a in ids and b in ids]
-    clubs = {str(p): str(c) for p, c in selectors.current_clubs(ids).items()}
+    clubs = {str(p): str(c) for p, c in current_clubs(ids).items()}
     sizes = allowed_table_sizes(event)
     problem = SeatingProblem(
         players=tuple(str(p) for p in ids),
@@ -328,8 +332,6 @@ def run_draw_job(job_id: int, *, limit: float | None = None) -> DrawJob:
 
     ``limit`` overrides the engine's time limit (``settings.LEAGUE_DRAW_TIME_LIMIT``).
     """
-    from league.services import _lock_event, audit
-
     with transaction.atomic():
         job = (
             DrawJob.objects.select_for_update(of=("self",))
@@ -347,7 +349,7 @@ def run_draw_job(job_id: int, *, limit: float | None = None) -> DrawJob:
         )
         seating, referees, metrics, warnings = engine_draw(data, _progress_writer(job.pk), limit)
         with transaction.atomic():
-            _lock_event(event)
+            lock_event(event)
             dropped = write_rounds(event, job.from_round, seating, referees, data.kept)
             job.status = DrawJob.Status.DONE
             job.progress = 1.0
@@ -373,8 +375,6 @@ def run_draw_job(job_id: int, *, limit: float | None = None) -> DrawJob:
 
 
 def _fail(job: DrawJob, error: Note) -> None:
-    from league.services import audit
-
     job.status = DrawJob.Status.FAILED
     job.error = error
     job.finished_at = timezone.now()
@@ -382,127 +382,3 @@ def _fail(job: DrawJob, error: Note) -> None:
         status=job.status, error=error, finished_at=job.finished_at
     )
     audit(job.requested_by, "draw.failed", job, event=job.event, error=error)
-
-
-@dataclass
-class _Round:
-    tables: list[tuple[str, ...]]
-
-
-@dataclass
-class _Layout:
-    """Existing seating in the shape of the engine's draw, for re-assigning referees."""
-
-    rounds: list[_Round]
-
-
-@dataclass(frozen=True)
-class RefereeAssignment:
-    """What "assign referees" did: draft rounds done, tables kept as they were (placed by
-    hand or played), and tables left without a referee (round, table)."""
-
-    rounds: int
-    kept: int
-    without: tuple[tuple[int, int], ...] = ()
-
-
-def _keep_pinned(
-    tables: Sequence[Table],
-    planned: Sequence[str | None],
-    kept: set[int],
-    listed: Sequence[str],
-    blocked: set[tuple[str, str]],
-) -> list[str | None]:
-    """The engine's referees for one round with the kept tables' referees left in place.
-
-    A kept referee the engine put elsewhere leaves that table; it gets a referee the
-    kept tables freed (or any listed one free that round) who may judge its players."""
-    final: list[str | None] = [
-        str(t.referee_id) if t.pk in kept and t.referee_id else None for t in tables
-    ]
-    used = {r for r in final if r is not None}
-    spare = [r for t, r in zip(tables, planned, strict=True) if t.pk in kept and r not in used]
-    spare += [r for r in listed if r not in used and r not in planned]
-    for j, (table, ref) in enumerate(zip(tables, planned, strict=True)):
-        if table.pk in kept:
-            continue
-        if ref is not None and ref not in used:
-            final[j] = ref
-            used.add(ref)
-            continue
-        seated = {str(s.player_id) for s in table.seats.all()}
-        choice = next(
-            (
-                r
-                for r in spare
-                if r and r not in used and not any((r, p) in blocked for p in seated)
-            ),
-            None,
-        )
-        final[j] = choice
-        if choice is not None:
-            used.add(choice)
-    return final
-
-
-def reassign_referees(event: Event, seed: int) -> RefereeAssignment:
-    """Assign referees to every draft round again (earlier rounds count as history).
-
-    Referees placed by hand, and tables with recorded play, keep their referee."""
-    rounds = selectors.event_rounds(event, ("draft", "confirmed", "released"))
-    drafts = [r for r in rounds if r.status == Round.Status.DRAFT]
-    if not drafts:
-        raise LeagueError(_("There is no draft round to assign referees to."), code="no_draft")
-    referees = list(event.referees.all())
-    if not referees:
-        raise LeagueError(_("Add referees to the event first."), code="no_referees")
-    first_draft = rounds.index(drafts[0])
-    listed = {r.pk for r in referees}
-    kept_rounds = rounds[:first_draft]
-    fixed_refs = [[t.referee_id for t in r.tables.all()] for r in kept_rounds]
-    usable = all(ref in listed for refs in fixed_refs for ref in refs)
-    start = 0 if usable else first_draft
-    layout = _Layout(
-        [
-            _Round([tuple(str(s.player_id) for s in t.seats.all()) for t in r.tables.all()])
-            for r in rounds[start:]
-        ]
-    )
-    conflicts = {(str(r), str(p)) for r, p in selectors.referee_conflicts(event, referees)}
-    try:
-        plan = assign_referees(
-            layout,
-            referees=[str(r.pk) for r in referees],
-            conflicts=conflicts,
-            seed=seed,
-            fixed=[[str(x) for x in refs] for refs in fixed_refs] if usable else [],
-            grades={str(r.pk): float(r.grade) for r in referees},
-            time_limit=max(0.2, time_limit() / 2),
-        )
-    except EngineError as exc:
-        raise LeagueError(engine_error_text(exc), code="referees") from exc
-    kept = {
-        k.pk
-        for k in lifecycle.kept_tables(Table.objects.filter(round__in=drafts))
-        if k.why == lifecycle.PLAYED
-    }
-    kept |= {t.pk for r in drafts for t in r.tables.all() if t.referee_pinned}
-    updates: list[Table] = []
-    without: list[tuple[int, int]] = []
-    for i, rnd in enumerate(rounds[start:]):
-        if rnd.status != Round.Status.DRAFT:
-            continue
-        tables = list(rnd.tables.all())
-        final = _keep_pinned(
-            tables, list(plan.rounds[i]), kept, [str(r.pk) for r in referees], conflicts
-        )
-        for table, ref in zip(tables, final, strict=True):
-            if table.pk in kept:
-                continue
-            table.referee_id = int(ref) if ref is not None else None
-            updates.append(table)
-            if ref is None:
-                without.append((rnd.number, table.number))
-    Table.objects.filter(pk__in=[t.pk for t in updates]).update(referee=None)
-    Table.objects.bulk_update(updates, ["referee"])
-    return RefereeAssignment(len(drafts), len(kept), tuple(without))

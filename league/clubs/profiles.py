@@ -1,6 +1,6 @@
 """A user's preferences: for now, the language the site speaks to them.
 
-Kept apart from the league's own models (imported at the end of ``league.models``) so
+Kept apart from the clubs' own models (``league.models`` imports it) so
 that the language preference, set by the switcher and applied by
 ``config.middleware.ProfileLanguageMiddleware``, stays one small table.
 """

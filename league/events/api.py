@@ -1,6 +1,7 @@
-"""The league's REST API (``/api/v1/``): the same services, selectors and permissions as
-the pages. Token or session auth; user-fixable errors answer 400 with ``detail`` and
-``code`` (and ``problems`` for a CSV import); events a user may not see answer 404.
+"""The event side of the REST API (``/api/v1/``): the same services, selectors and
+permissions as the pages. Token or session auth; user-fixable errors answer 400 with
+``detail`` and ``code`` (and ``problems`` for a CSV import); events a user may not see
+answer 404.
 """
 
 from __future__ import annotations
@@ -9,79 +10,33 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import mixins, status, viewsets
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from league import permissions as perms
-from league import selectors, services
-from league import serializers as s
-from league.errors import CsvImportError, LeagueError, RowProblem
-from league.i18n import import_problem_text
-from league.models import (
-    Club,
-    DrawJob,
-    Event,
-    League,
-    Player,
-    Referee,
-    Registration,
-    Round,
-    Table,
-)
-from league.names import name_filter
-from league.selectors import measures_as_dict
-from league.services import ImportProblem
-
-#: A club's or league's slug in a URL (DRF's default also matches NUL, which PostgreSQL
-#: refuses in a query: a 500).
-SLUG = r"[-a-zA-Z0-9_]{1,60}"
-
-
-class LeagueErrorsMixin:
-    """Answer :class:`LeagueError` with 400 and a machine-readable code."""
-
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, LeagueError):
-            data: dict[str, Any] = {"detail": exc.message, "code": exc.code}
-            if isinstance(exc, CsvImportError):
-                data["problems"] = [_problem_dict(p) for p in exc.problems]
-            return Response(data, status=status.HTTP_400_BAD_REQUEST)
-        return super().handle_exception(exc)  # type: ignore[misc,no-any-return]
-
-
-def _problem_dict(problem: RowProblem) -> dict[str, Any]:
-    """An import problem for the API: where (row, column), what (code, params) and the
-    sentence in the reader's language."""
-    if isinstance(problem, ImportProblem):
-        return {
-            "row": problem.row,
-            "column": problem.column,
-            "code": problem.code,
-            "params": dict(problem.params),
-            "message": import_problem_text(problem.code, problem.params),
-        }
-    return {"row": problem.row, "column": problem.column, "message": problem.message}
-
-
-def _valid(serializer_class: type[Any], request: Request) -> dict[str, Any]:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
+from league.clubs import serializers as club_s
+from league.clubs.models import Club, Player
+from league.clubs.services import create_player
+from league.errors import LeagueError
+from league.events import selectors, services
+from league.events import serializers as s
+from league.events.imports import import_players_csv
+from league.events.models import Event, Registration, Round
+from league.rest import EVENT_ERRORS, SLUG, LeagueErrorsMixin, valid
 
 
 class ClubViewSet(viewsets.ReadOnlyModelViewSet[Club]):
     """Clubs, and each club's upcoming published events."""
 
     queryset = Club.objects.all()
-    serializer_class = s.ClubSerializer
+    serializer_class = club_s.ClubSerializer
     permission_classes = [AllowAny]
     lookup_field = "slug"
     lookup_value_regex = SLUG
@@ -92,74 +47,6 @@ class ClubViewSet(viewsets.ReadOnlyModelViewSet[Club]):
         club = self.get_object()
         events = selectors.upcoming_events(club).prefetch_related("referees__user", "staff")
         return Response(s.EventSerializer(events, many=True, context=viewer_context(request)).data)
-
-
-class PlayerViewSet(
-    LeagueErrorsMixin,
-    mixins.ListModelMixin,
-    mixins.RetrieveModelMixin,
-    viewsets.GenericViewSet[Player],
-):
-    """Players (display name and handle are public); organisers create them."""
-
-    serializer_class = s.PlayerSerializer
-    permission_classes = [IsAuthenticatedOrReadOnly]
-    lookup_field = "handle"
-    lookup_value_regex = r"[-\w]{1,60}"  # a unicode slug (no NUL, which PostgreSQL refuses)
-
-    def get_queryset(self) -> QuerySet[Player]:
-        qs = Player.objects.order_by("display_name", "handle")
-        q = self.request.query_params.get("q", "").replace("\x00", "").strip().lstrip("@")
-        if q:
-            qs = name_filter(qs, q, "display_name", "handle")  # any script (league.names)
-        return qs
-
-    @extend_schema(
-        parameters=[OpenApiParameter("q", str, description="search name or handle")],
-    )
-    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().list(request, *args, **kwargs)
-
-    @extend_schema(request=s.PlayerInputSerializer, responses={201: s.PlayerSerializer})
-    def create(self, request: Request) -> Response:
-        data = _valid(s.PlayerInputSerializer, request)
-        player = services.create_player(request.user, **data)
-        return Response(s.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
-
-
-class LeagueViewSet(viewsets.ReadOnlyModelViewSet[League]):
-    """Leagues and their seasons."""
-
-    queryset = League.objects.select_related("club").prefetch_related("seasons").order_by("name")
-    serializer_class = s.LeagueSerializer
-    permission_classes = [AllowAny]
-    lookup_field = "slug"
-    lookup_value_regex = SLUG
-
-
-def _player(handle: str) -> Player:
-    handle = handle.strip().lstrip("@").lower()
-    player = Player.objects.filter(handle=handle).first()
-    if player is None:
-        raise LeagueError(_("No player @%(handle)s.") % {"handle": handle}, code="unknown_player")
-    return player
-
-
-class DrawJobViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[DrawJob]):
-    """A draw's progress, measures and outcome (event staff)."""
-
-    queryset = DrawJob.objects.select_related("event__club")
-    serializer_class = s.DrawJobSerializer
-    lookup_value_regex = r"[0-9]{1,18}"
-
-    def retrieve(self, request: Request, pk: str) -> Response:
-        job = get_object_or_404(self.get_queryset(), pk=pk)
-        if not perms.can_staff_event(request.user, job.event):
-            raise Http404
-        return Response(s.DrawJobSerializer(job).data)
-
-
-EVENT_ERRORS = {400: s.ErrorSerializer, 403: OpenApiResponse(description="not allowed")}
 
 
 def viewer_context(request: Request) -> dict[str, Any]:
@@ -174,8 +61,17 @@ def viewer_context(request: Request) -> dict[str, Any]:
     return {"viewer_pk": user.pk, "managed_clubs": clubs}
 
 
+def _player(handle: str) -> Player:
+    handle = handle.strip().lstrip("@").lower()
+    player = Player.objects.filter(handle=handle).first()
+    if player is None:
+        raise LeagueError(_("No player @%(handle)s.") % {"handle": handle}, code="unknown_player")
+    return player
+
+
 class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
-    """Events and everything an organiser does with them."""
+    """Events: settings, status, registrations, rounds and conflicts (the draw's actions
+    join them in :class:`league.draws.api.EventDrawViewSet`)."""
 
     serializer_class = s.EventSerializer
     permission_classes = [IsAuthenticatedOrReadOnly]
@@ -205,7 +101,7 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
         request=s.EventInputSerializer, responses={201: s.EventSerializer, **EVENT_ERRORS}
     )
     def create(self, request: Request) -> Response:
-        data = _valid(s.EventInputSerializer, request)
+        data = valid(s.EventInputSerializer, request)
         club = data.pop("club", None)
         if club is None:
             return Response({"detail": _("club is required"), "code": "required"}, status=400)
@@ -236,7 +132,7 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
     def transition(self, request: Request, pk: str) -> Response:
         event = self._event(perms.can_manage_event)
         event = services.transition_event(
-            request.user, event, _valid(s.TransitionInputSerializer, request)["to"]
+            request.user, event, valid(s.TransitionInputSerializer, request)["to"]
         )
         return Response(
             s.EventSerializer(Event.objects.get(pk=event.pk), context=viewer_context(request)).data
@@ -264,7 +160,7 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
             regs = selectors.registrations(event, q)
             page: Any = self.paginate_queryset(regs)
             return self.get_paginated_response(s.RegistrationSerializer(page, many=True).data)
-        data = _valid(s.RegisterInputSerializer, request)
+        data = valid(s.RegisterInputSerializer, request)
         handle = data["handle"].strip().lstrip("@").lower()
         player = Player.objects.filter(handle=handle).first()
         if player is None:
@@ -274,7 +170,7 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
                 )
             if not perms.can_staff_event(request.user, event):
                 raise PermissionDenied
-            player = services.create_player(
+            player = create_player(
                 request.user, display_name=data["display_name"], handle=handle, event=event
             )
         reg = services.register_player(request.user, event, player)
@@ -293,7 +189,7 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
     )
     def check_in(self, request: Request, pk: str, reg_pk: str) -> Response:
         event = self._event()
-        undo = _valid(s.CheckInInputSerializer, request)["undo"]
+        undo = valid(s.CheckInInputSerializer, request)["undo"]
         reg = services.check_in(request.user, self._registration(event, reg_pk), undo=undo)
         return Response(s.RegistrationSerializer(reg).data)
 
@@ -314,7 +210,7 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
     )
     def absences(self, request: Request, pk: str, reg_pk: str) -> Response:
         event = self._event()
-        rounds = _valid(s.AbsencesInputSerializer, request)["rounds"]
+        rounds = valid(s.AbsencesInputSerializer, request)["rounds"]
         reg = services.set_absences(request.user, self._registration(event, reg_pk), rounds)
         return Response(s.RegistrationSerializer(reg).data)
 
@@ -328,31 +224,10 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
     @action(detail=True, methods=["post"], url_path="import")
     def import_csv(self, request: Request, pk: str) -> Response:
         event = self._event(perms.can_staff_event)
-        data = _valid(s.ImportInputSerializer, request)
+        data = valid(s.ImportInputSerializer, request)
         content = data["file"].read() if data.get("file") else data["text"]
-        result = services.import_players_csv(
-            request.user, event, content, check_in=data["check_in"]
-        )
+        result = import_players_csv(request.user, event, content, check_in=data["check_in"])
         return Response(s.ImportResultSerializer(result.__dict__).data)
-
-    # --- draws and rounds -----------------------------------------------------------------
-
-    @extend_schema(
-        request=s.DrawInputSerializer, responses={202: s.DrawJobSerializer, **EVENT_ERRORS}
-    )
-    @action(detail=True, methods=["post"])
-    def draws(self, request: Request, pk: str) -> Response:
-        """Start a draw of rounds from..to (to defaults to the last); poll the job."""
-        event = self._event(perms.can_manage_event)
-        job = services.request_draw(request.user, event, **_valid(s.DrawInputSerializer, request))
-        return Response(s.DrawJobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
-
-    @extend_schema(responses=s.MeasureSerializer(many=True))
-    @action(detail=True, methods=["get"])
-    def measures(self, request: Request, pk: str) -> Response:
-        event = self._event()
-        rounds = selectors.visible_rounds(request.user, event)
-        return Response(measures_as_dict(selectors.draw_measures(rounds)))
 
     @extend_schema(responses=s.RoundSerializer(many=True))
     @action(detail=True, methods=["get"])
@@ -380,7 +255,7 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
         if request.method == "PATCH":
             rnd = self._round(event, number)
             services.set_round_start(
-                request.user, rnd, _valid(s.RoundInputSerializer, request)["starts_at"]
+                request.user, rnd, valid(s.RoundInputSerializer, request)["starts_at"]
             )
         rnd_full = next(
             (r for r in selectors.visible_rounds(request.user, event) if r.number == int(number)),
@@ -402,63 +277,6 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
             return Response(s.RoundScheduleSerializer(self._round(event, number)).data)
         return Response(s.RoundSerializer(rnd).data)
 
-    def _round_verb(self, request: Request, pk: str, number: str, verb: Any) -> Response:
-        event = self._event(perms.can_manage_event)
-        verb(request.user, self._round(event, number))
-        return self._round_body(request, pk, number)
-
-    @extend_schema(request=None, responses={200: s.RoundSerializer, **EVENT_ERRORS})
-    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>[0-9]{1,5})/confirm")
-    def confirm(self, request: Request, pk: str, number: str) -> Response:
-        return self._round_verb(request, pk, number, services.confirm_round)
-
-    @extend_schema(request=None, responses={200: s.RoundSerializer, **EVENT_ERRORS})
-    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>[0-9]{1,5})/reopen")
-    def reopen(self, request: Request, pk: str, number: str) -> Response:
-        return self._round_verb(request, pk, number, services.reopen_round)
-
-    @extend_schema(request=None, responses={200: s.RoundSerializer, **EVENT_ERRORS})
-    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>[0-9]{1,5})/release")
-    def release(self, request: Request, pk: str, number: str) -> Response:
-        return self._round_verb(request, pk, number, services.release_round)
-
-    @extend_schema(request=None, responses={200: s.RoundSerializer, **EVENT_ERRORS})
-    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>[0-9]{1,5})/unpin")
-    def unpin(self, request: Request, pk: str, number: str) -> Response:
-        """Let "assign referees" and redraws change this round's hand-placed entries."""
-        return self._round_verb(request, pk, number, services.unpin_round)
-
-    @extend_schema(
-        request=s.SwapInputSerializer, responses={200: s.RoundSerializer, **EVENT_ERRORS}
-    )
-    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>[0-9]{1,5})/swap")
-    def swap(self, request: Request, pk: str, number: str) -> Response:
-        event = self._event(perms.can_manage_event)
-        data = _valid(s.SwapInputSerializer, request)
-        handles = [data[k].strip().lstrip("@").lower() for k in ("a", "b")]
-        players = {p.handle: p for p in Player.objects.filter(handle__in=handles)}
-        if len(players) != 2:
-            raise LeagueError(_("Give the handles of two different players."), code="players")
-        services.swap_players(
-            request.user, self._round(event, number), players[handles[0]], players[handles[1]]
-        )
-        return self._round_body(request, pk, number)
-
-    @extend_schema(
-        request=s.RefereeMoveInputSerializer, responses={200: s.RoundSerializer, **EVENT_ERRORS}
-    )
-    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<number>[0-9]{1,5})/referee")
-    def move_referee(self, request: Request, pk: str, number: str) -> Response:
-        event = self._event(perms.can_manage_event)
-        data = _valid(s.RefereeMoveInputSerializer, request)
-        rnd = self._round(event, number)
-        table = get_object_or_404(
-            Table.objects.select_related("round__event__club"), round=rnd, number=data["table"]
-        )
-        referee = get_object_or_404(Referee, pk=data["referee"]) if data["referee"] else None
-        services.move_referee(request.user, table, referee)
-        return self._round_body(request, pk, number)
-
     # --- conflicts ------------------------------------------------------------------------
 
     @extend_schema(methods=["get"], responses=s.PlayerConflictSerializer(many=True))
@@ -474,7 +292,7 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
         if request.method == "GET":
             players, _refs = selectors.event_conflicts(event)
             return Response(s.PlayerConflictSerializer(players, many=True).data)
-        data = _valid(s.PlayerConflictInputSerializer, request)
+        data = valid(s.PlayerConflictInputSerializer, request)
         conflict = services.declare_player_conflict(
             request.user, event, _player(data["a"]), _player(data["b"]), data["reason"]
         )
@@ -493,7 +311,7 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
         if request.method == "GET":
             _players, refs = selectors.event_conflicts(event)
             return Response(s.RefereeConflictSerializer(refs, many=True).data)
-        data = _valid(s.RefereeConflictInputSerializer, request)
+        data = valid(s.RefereeConflictInputSerializer, request)
         referee = get_object_or_404(event.referees.all(), pk=data["referee"])
         conflict = services.declare_referee_conflict(
             request.user, event, referee, _player(data["player"]), data["reason"]
@@ -515,28 +333,3 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
             raise Http404
         services.remove_conflict(request.user, event, conflict)
         return Response(status=204)
-
-    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT, **EVENT_ERRORS})
-    @action(detail=True, methods=["post"], url_path="assign-referees")
-    def assign_referees(self, request: Request, pk: str) -> Response:
-        event = self._event(perms.can_manage_event)
-        done = services.assign_referees(request.user, event)
-        return Response(
-            {
-                "rounds": done.rounds,
-                "kept_tables": done.kept,
-                "without_referee": [{"round": r, "table": t} for r, t in done.without],
-            }
-        )
-
-    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
-    @action(detail=True, methods=["get"], url_path="export")
-    def export(self, request: Request, pk: str) -> HttpResponse:
-        """The draw as CSV (round, table, referee, seat, player) — the rounds you may read."""
-        from league.views import write_draw_csv
-
-        event = self._event(perms.can_staff_event)
-        response = HttpResponse(content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{event.slug}-draw.csv"'
-        write_draw_csv(response, selectors.visible_rounds(request.user, event))
-        return response

@@ -15,7 +15,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from league.models import Club, Event
+from league.clubs.models import Club
+from league.events.models import Event
 
 ROUND_LENGTH = dt.timedelta(minutes=90)
 

@@ -1,4 +1,4 @@
-"""Page forms: they parse and validate input; services do the writing."""
+"""Event page forms: they parse and validate input; services do the writing."""
 
 from __future__ import annotations
 
@@ -13,9 +13,11 @@ from django.utils.translation import pgettext
 
 from engine.scoring import PROFILES
 from engine.standings import DEFAULT_PRECEDENCE, METRICS
-from league.i18n import ruleset_choices
-from league.models import Event, Referee, Round
-from league.rankings import metric_label
+from league.clubs.models import Referee
+from league.events.models import Event, Round
+from league.events.services import RELIEF_PERCENT
+from league.i18n import metric_label, ruleset_choices
+from league.widgets import DATETIME_FORMATS, DateInput, DateTimeInput
 
 
 def _precedence_help() -> str:
@@ -24,7 +26,6 @@ def _precedence_help() -> str:
 
 
 def _extra_meeting_help() -> str:
-    from league.draws import RELIEF_PERCENT
 
     return str(
         _(
@@ -32,22 +33,6 @@ def _extra_meeting_help() -> str:
             "%(percent)s %% more repeat meetings in all, let a few pairs meet once more."
         )
     ) % {"percent": RELIEF_PERCENT}
-
-
-class DateInput(forms.DateInput):
-    input_type = "date"
-
-
-class DateTimeInput(forms.DateTimeInput):
-    input_type = "datetime-local"
-
-    def format_value(self, value: Any) -> str | None:
-        if isinstance(value, dt.datetime):
-            return value.strftime("%Y-%m-%dT%H:%M")
-        return super().format_value(value)
-
-
-DATETIME_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"]
 
 
 class EventForm(forms.Form):
@@ -178,20 +163,6 @@ class CsvImportForm(forms.Form):
     check_in = forms.BooleanField(label=_("Check everyone in"), required=False)
 
 
-class DrawForm(forms.Form):
-    from_round = forms.IntegerField(label=_("From round"), min_value=1)
-    to_round = forms.IntegerField(label=_("To round"), min_value=1, required=False)
-    seed = forms.IntegerField(label=_("Seed"), required=False, min_value=0, max_value=2**31 - 1)
-    checked_in_only = forms.BooleanField(
-        label=_("Only checked-in players"), required=False, initial=True
-    )
-
-
-class SwapForm(forms.Form):
-    a = forms.CharField(label=_("Player (handle)"))
-    b = forms.CharField(label=_("Other player (handle)"))
-
-
 class AddPlayerForm(forms.Form):
     handle = forms.CharField(label=_("Handle"), max_length=60)
     display_name = forms.CharField(
@@ -201,21 +172,3 @@ class AddPlayerForm(forms.Form):
 
 def rounds_choices(event: Event) -> list[tuple[int, str]]:
     return [(r.number, str(r.number)) for r in Round.objects.filter(event=event)]
-
-
-class AuditFilterForm(forms.Form):
-    """The audit log's filters; every field optional, bad values simply ignored."""
-
-    event = forms.TypedChoiceField(label=_("Event"), required=False, coerce=int, empty_value=None)
-    action = forms.ChoiceField(label=_("Action"), required=False)
-    actor = forms.CharField(label=_("Who (login name)"), required=False, max_length=150)
-    since = forms.DateField(label=_("Since"), required=False, widget=DateInput)
-
-    def __init__(self, *args: Any, events: Any = (), actions: Any = (), **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        event_field = self.fields["event"]
-        action_field = self.fields["action"]
-        assert isinstance(event_field, forms.ChoiceField)
-        assert isinstance(action_field, forms.ChoiceField)
-        event_field.choices = [("", _("all events")), *((e.pk, e.name) for e in events)]
-        action_field.choices = [("", _("all actions")), *((a, a) for a in actions)]

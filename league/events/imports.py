@@ -1,0 +1,199 @@
+"""Players from a CSV file: every row is checked first, then everything is written at
+once (players, club memberships, registrations), or nothing is."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from league import permissions as perms
+from league.audit import audit
+from league.clubs.models import Club, Membership, Player
+from league.clubs.services import player_problems
+from league.errors import CsvImportError, ImportProblem, LeagueError, RowProblem, require
+from league.events.models import Event, Registration
+from league.events.services import lock_event
+
+
+def _row_order(problem: RowProblem) -> tuple[int, str]:
+    return (problem.row, problem.column)
+
+
+def _membership_problems(
+    actor: Any, claims: Sequence[tuple[int, str, Club | None]], existing: dict[str, Player]
+) -> list[RowProblem]:
+    """A known player's club changes only by a club they belong to (or by themselves):
+    another club's file cannot claim them."""
+    known = [existing[h] for _line, h, c in claims if c is not None and h in existing]
+    if not known:
+        return []
+    current: dict[int, set[int]] = {}
+    for player_id, club_id in Membership.objects.filter(
+        player__in=known, left__isnull=True
+    ).values_list("player_id", "club_id"):
+        current.setdefault(player_id, set()).add(club_id)
+    mine = set(perms.organised_club_ids(actor))
+    problems: list[RowProblem] = []
+    for line, handle, club in claims:
+        player = existing.get(handle)
+        if club is None or player is None:
+            continue
+        clubs_now = current.get(player.pk, set())
+        if clubs_now and club.pk not in clubs_now and not (clubs_now & mine):
+            problems.append(ImportProblem.of(line, "club", "csv.other_club_member", handle=handle))
+    return problems
+
+
+CSV_COLUMNS = ("display_name", "handle", "club")
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    created: int
+    existing: int
+    registered: int
+    checked_in: int
+
+
+@transaction.atomic
+def import_players_csv(
+    actor: Any, event: Event, data: str | bytes, *, check_in: bool = False
+) -> ImportResult:
+    """Create (or find by handle) and register every player of a CSV file.
+
+    Columns: ``display_name``, ``handle``, optional ``club`` (a club slug). Every row is
+    validated first; if any row has a problem nothing is saved and :class:`CsvImportError`
+    lists each problem with its row and column.
+    """
+    require(perms.can_staff_event(actor, event))
+    size = len(data) if isinstance(data, bytes) else len(data.encode())
+    if size > settings.CSV_MAX_BYTES:
+        raise CsvImportError(
+            _("The file is too large; nothing was imported."),
+            [
+                ImportProblem.of(
+                    0,
+                    "file",
+                    "csv.too_large",
+                    size=size // 1024,
+                    limit=settings.CSV_MAX_BYTES // 1024,
+                )
+            ],
+        )
+    event = lock_event(event)
+    if event.status not in ("draft", "registration", "running"):
+        raise LeagueError(_("Players cannot be added to a finished event."), code="closed")
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise CsvImportError(
+                _("The file is not UTF-8 text."), [ImportProblem.of(0, "file", "csv.not_utf8")]
+            ) from None
+    else:
+        text = data.removeprefix("\ufeff")
+    reader = csv.DictReader(io.StringIO(text))
+    header = [h.strip().lower() for h in (reader.fieldnames or [])]
+    problems: list[RowProblem] = []
+    missing = [c for c in ("display_name", "handle") if c not in header]
+    if missing:
+        problems.append(
+            ImportProblem.of(1, ", ".join(missing), "csv.missing_columns", cols=list(CSV_COLUMNS))
+        )
+        raise CsvImportError(_("The file has problems; nothing was imported."), problems)
+    reader.fieldnames = header
+    clubs = {c.slug: c for c in Club.objects.all()}
+    rows: list[tuple[str, str, Club | None]] = []
+    claims: list[tuple[int, str, Club | None]] = []  # (line, handle, club)
+    seen: dict[str, int] = {}
+    for line, raw in enumerate(reader, start=2):
+        if line - 1 > settings.CSV_MAX_ROWS:
+            raise CsvImportError(
+                _("The file has too many rows; nothing was imported."),
+                [ImportProblem.of(line, "file", "csv.too_many_rows", limit=settings.CSV_MAX_ROWS)],
+            )
+        if raw is None or not any((v or "").strip() for v in raw.values() if isinstance(v, str)):
+            continue
+        if None in raw:
+            problems.append(ImportProblem.of(line, "row", "csv.extra_fields"))
+        name = (raw.get("display_name") or "").strip()
+        handle = (raw.get("handle") or "").strip().lower()
+        club_slug = (raw.get("club") or "").strip()
+        for column, code in player_problems(name, handle):
+            problems.append(ImportProblem.of(line, column, code))
+        if handle in seen:
+            problems.append(
+                ImportProblem.of(
+                    line, "handle", "csv.handle_repeated", handle=handle, row=seen[handle]
+                )
+            )
+        seen.setdefault(handle, line)
+        club = None
+        if club_slug:
+            club = clubs.get(club_slug)
+            if club is None:
+                problems.append(ImportProblem.of(line, "club", "csv.no_club", slug=club_slug))
+            elif not perms.is_club_organiser(actor, club):
+                problems.append(
+                    ImportProblem.of(line, "club", "csv.not_club_organiser", slug=club_slug)
+                )
+        rows.append((name, handle, club))
+        claims.append((line, handle, club))
+    if not rows and not problems:
+        problems.append(ImportProblem.of(2, "file", "csv.no_players"))
+    existing = {p.handle: p for p in Player.objects.filter(handle__in=[h for _n, h, _c in rows])}
+    problems += _membership_problems(actor, claims, existing)
+    if problems:
+        raise CsvImportError(
+            _("The file has problems; nothing was imported."), sorted(problems, key=_row_order)
+        )
+
+    new_players = [Player(display_name=n, handle=h) for n, h, _c in rows if h not in existing]
+    Player.objects.bulk_create(new_players)
+    players = {p.handle: p for p in Player.objects.filter(handle__in=[h for _n, h, _c in rows])}
+    today = timezone.localdate()
+    current = set(
+        Membership.objects.filter(player__in=players.values(), left__isnull=True).values_list(
+            "player_id", "club_id"
+        )
+    )
+    Membership.objects.bulk_create(
+        [
+            Membership(player=players[h], club=c, joined=today)
+            for _n, h, c in rows
+            if c is not None and (players[h].pk, c.pk) not in current
+        ]
+    )
+    regs = {r.player_id: r for r in event.registrations.filter(player__in=players.values())}
+    now = timezone.now()
+    to_create, to_update = [], []
+    for _n, h, _c in rows:
+        player = players[h]
+        reg = regs.get(player.pk)
+        if reg is None:
+            to_create.append(
+                Registration(event=event, player=player, checked_in_at=now if check_in else None)
+            )
+        elif reg.status == Registration.Status.WITHDRAWN or (check_in and not reg.checked_in_at):
+            reg.status = Registration.Status.REGISTERED
+            if check_in:
+                reg.checked_in_at = reg.checked_in_at or now
+            to_update.append(reg)
+    Registration.objects.bulk_create(to_create)
+    Registration.objects.bulk_update(to_update, ["status", "checked_in_at"])
+    result = ImportResult(
+        created=len(new_players),
+        existing=len(rows) - len(new_players),
+        registered=len(to_create) + len(to_update),
+        checked_in=len(rows) if check_in else 0,
+    )
+    audit(actor, "registration.import", event, event=event, **result.__dict__)
+    return result

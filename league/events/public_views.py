@@ -1,0 +1,104 @@
+"""Public event pages (under ``/clubs/``): a club, its calendar, an event and its rounds.
+
+They declare their release gate: they only ever read
+:func:`league.events.selectors.public_rounds`.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from league import permissions as perms
+from league.clubs.models import Club
+from league.events import selectors, services
+from league.events.calendar import club_calendar
+from league.events.models import Event, Round
+from league.middleware import use_club_timezone
+from league.pages import page_action
+
+
+def _public_event(club_slug: str, event_slug: str) -> Event:
+    event = get_object_or_404(selectors.public_events(), club__slug=club_slug, slug=event_slug)
+    use_club_timezone(event.club)
+    return event
+
+
+def club_page(request: HttpRequest, club_slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=club_slug)
+    use_club_timezone(club)
+    return render(
+        request,
+        "league/club.html",
+        {
+            "club": club,
+            "events": selectors.upcoming_events(club),
+            "ics_url": request.build_absolute_uri(reverse("club-calendar", args=[club.slug])),
+        },
+    )
+
+
+def club_ics(request: HttpRequest, club_slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=club_slug)
+    body = club_calendar(
+        club,
+        list(selectors.upcoming_events(club)),
+        base_url=request.build_absolute_uri("/").rstrip("/"),
+    )
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="{club.slug}.ics"'
+    return response
+
+
+def public_event(request: HttpRequest, club_slug: str, event_slug: str) -> HttpResponse:
+    """Release gate: :func:`selectors.public_rounds` — released rounds only."""
+    event = _public_event(club_slug, event_slug)
+    rounds = selectors.public_rounds(event)
+    schedule = (
+        Round.objects.filter(event=event).order_by("number").only("number", "starts_at", "status")
+    )
+    return render(
+        request,
+        "league/public_event.html",
+        {
+            "event": event,
+            "rounds": rounds,
+            "schedule": schedule,
+            "can_register": perms.can_register_self(request.user, event),
+            "my_registration": selectors.own_registration(request.user, event),
+        },
+    )
+
+
+def public_round(
+    request: HttpRequest, club_slug: str, event_slug: str, number: int
+) -> HttpResponse:
+    """Release gate: :func:`selectors.public_rounds` — a draft round is a 404, not a 403."""
+    event = _public_event(club_slug, event_slug)
+    rnd = next((r for r in selectors.public_rounds(event) if r.number == number), None)
+    if rnd is None:
+        raise Http404
+    return render(
+        request,
+        "league/public_round.html",
+        {
+            "event": event,
+            "round": rnd,
+            "schedules": selectors.player_schedules([rnd]),
+        },
+    )
+
+
+@page_action
+def register_self(request: HttpRequest, club_slug: str, event_slug: str) -> HttpResponse:
+    event = _public_event(club_slug, event_slug)
+    player = getattr(request.user, "player", None)
+    if player is None:
+        raise PermissionDenied
+    services.register_player(request.user, event, player)
+    messages.success(request, _("You are registered."))
+    return redirect("public-event", club_slug=club_slug, event_slug=event_slug)

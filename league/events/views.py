@@ -1,0 +1,321 @@
+"""Event pages for organisers, staff and referees (under ``/manage/``). Views stay thin:
+reads come from selectors, writes go through services. Anonymous visitors are sent to
+log in, everyone else without the right gets 403 (:mod:`league.permissions`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from league import permissions as perms
+from league.clubs.models import Club, Player
+from league.clubs.selectors import organised_clubs
+from league.clubs.services import create_player
+from league.errors import CsvImportError, LeagueError
+from league.events import selectors, services
+from league.events.forms import AddPlayerForm, CsvImportForm, EventForm, RoundStartForm
+from league.events.imports import import_players_csv
+from league.events.models import Event, Registration, Round
+from league.inputs import strict_int
+from league.middleware import use_club_timezone
+from league.pages import back, login_first, page_action
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    upcoming = selectors.public_events().filter(ends_on__gte=timezone.localdate())
+    return render(
+        request,
+        "league/home.html",
+        {"upcoming": upcoming.order_by("starts_on")[:10], "clubs": Club.objects.all()[:50]},
+    )
+
+
+def event_for(request: HttpRequest, pk: int, check: Callable[[Any, Event], bool]) -> Event:
+    event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
+    if not check(request.user, event):
+        raise PermissionDenied
+    use_club_timezone(event.club)
+    return event
+
+
+@login_first
+def manage_home(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "league/manage_home.html",
+        {
+            "events": selectors.managed_events(request.user),
+            "clubs": organised_clubs(request.user),
+            "refereed": selectors.refereed_events(request.user),
+        },
+    )
+
+
+@login_first
+def event_create(request: HttpRequest, club_slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=club_slug)
+    if not perms.can_create_event(request.user, club):
+        raise PermissionDenied
+    use_club_timezone(club)
+    form = EventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            event = services.create_event(request.user, club, **form.service_kwargs())
+        except LeagueError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, _("Event created."))
+            return redirect("event-dashboard", pk=event.pk)
+    return render(request, "league/event_form.html", {"form": form, "club": club})
+
+
+@login_first
+def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    event = event_for(request, pk, perms.can_manage_event)
+    form = EventForm(request.POST or None, initial=EventForm.initial_for(event))
+    if request.method == "POST" and form.is_valid():
+        kwargs = form.service_kwargs()
+        if not kwargs.get("slug"):
+            kwargs["slug"] = event.slug
+        if request.POST.get("first_round_at") in (None, ""):
+            kwargs["round_starts"] = None
+        try:
+            services.update_event(request.user, event, **kwargs)
+        except LeagueError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, _("Event saved."))
+            return redirect("event-dashboard", pk=event.pk)
+    return render(
+        request, "league/event_form.html", {"form": form, "club": event.club, "event": event}
+    )
+
+
+@page_action
+def event_status(request: HttpRequest, pk: int) -> HttpResponse:
+    event = event_for(request, pk, perms.can_manage_event)
+    services.transition_event(request.user, event, request.POST.get("to", ""))
+    messages.success(request, _("Event status changed."))
+    return redirect("event-dashboard", pk=pk)
+
+
+@page_action
+def round_start(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    event = event_for(request, pk, perms.can_manage_event)
+    rnd = get_object_or_404(Round, event=event, number=number)
+    form = RoundStartForm(request.POST, prefix=str(number))
+    if not form.is_valid():
+        raise LeagueError(_("Enter a valid date and time."))
+    services.set_round_start(request.user, rnd, form.cleaned_data["starts_at"])
+    return redirect("event-dashboard", pk=pk)
+
+
+@login_first
+def registrations(request: HttpRequest, pk: int) -> HttpResponse:
+    event = event_for(request, pk, perms.can_staff_event)
+    query = request.GET.get("q", "")
+    return render(
+        request,
+        "league/registrations.html",
+        {
+            "event": event,
+            "query": query,
+            "registrations": selectors.registrations(event, query)[:500],
+            "counts": selectors.registration_counts(event),
+            "add_form": AddPlayerForm(),
+            "can_manage": perms.can_manage_event(request.user, event),
+        },
+    )
+
+
+@page_action
+def registration_check_in(request: HttpRequest, pk: int, reg_pk: int) -> HttpResponse:
+    event = event_for(request, pk, perms.can_staff_event)
+    reg = get_object_or_404(
+        Registration.objects.select_related("player", "event"), pk=reg_pk, event=event
+    )
+    services.check_in(request.user, reg, undo=request.POST.get("undo") == "1")
+    if request.headers.get("X-Requested-With") == "fetch":
+        return JsonResponse(
+            {
+                "checked_in": reg.checked_in_at is not None,
+                "counts": selectors.registration_counts(event),
+            }
+        )
+    return back(request, reverse("event-registrations", args=[pk]))
+
+
+@page_action
+def registration_withdraw(request: HttpRequest, pk: int, reg_pk: int) -> HttpResponse:
+    """Staff withdraw anyone; a player withdraws themselves (the service decides)."""
+    event = event_for(request, pk, perms.can_view_event)
+    reg = get_object_or_404(
+        Registration.objects.select_related("player", "event"), pk=reg_pk, event=event
+    )
+    services.withdraw(request.user, reg)
+    messages.success(request, _("%(player)s withdrawn.") % {"player": reg.player.display_name})
+    if not perms.can_staff_event(request.user, event):
+        return redirect("public-event", club_slug=event.club.slug, event_slug=event.slug)
+    return back(request, reverse("event-registrations", args=[pk]))
+
+
+@page_action
+def registration_add(request: HttpRequest, pk: int) -> HttpResponse:
+    event = event_for(request, pk, perms.can_staff_event)
+    form = AddPlayerForm(request.POST)
+    if not form.is_valid():
+        raise LeagueError(_("Give a handle."))
+    handle = form.cleaned_data["handle"].strip().lstrip("@").lower()
+    player = Player.objects.filter(handle=handle).first()
+    if player is None:
+        name = form.cleaned_data["display_name"].strip()
+        if not name:
+            raise LeagueError(
+                _("No player @%(handle)s; give a display name to create them.") % {"handle": handle}
+            )
+        player = create_player(request.user, display_name=name, handle=handle, event=event)
+    services.register_player(request.user, event, player)
+    messages.success(request, _("%(player)s registered.") % {"player": player.display_name})
+    return redirect("event-registrations", pk=pk)
+
+
+@login_first
+def registration_import(request: HttpRequest, pk: int) -> HttpResponse:
+    event = event_for(request, pk, perms.can_staff_event)
+    form = CsvImportForm(request.POST or None, request.FILES or None)
+    problems = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            result = import_players_csv(
+                request.user,
+                event,
+                form.cleaned_data["file"].read(),
+                check_in=form.cleaned_data["check_in"],
+            )
+        except CsvImportError as exc:
+            problems = exc.problems
+            messages.error(request, exc.message)
+        except LeagueError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(
+                request,
+                _(
+                    "Imported: %(created)s new players, %(existing)s known, %(registered)s "
+                    "registered."
+                )
+                % result.__dict__,
+            )
+            return redirect("event-registrations", pk=pk)
+    return render(
+        request, "league/import.html", {"event": event, "form": form, "problems": problems}
+    )
+
+
+@login_first
+def conflicts(request: HttpRequest, pk: int) -> HttpResponse:
+    event = event_for(request, pk, perms.can_staff_event)
+    players, referees = selectors.event_conflicts(event)
+    return render(
+        request,
+        "league/conflicts.html",
+        {
+            "event": event,
+            "player_conflicts": players,
+            "referee_conflicts": referees,
+            "referees": event.referees.select_related("user"),
+            "can_manage": perms.can_manage_event(request.user, event),
+        },
+    )
+
+
+def _player_by_handle(handle: str) -> Player:
+    handle = handle.strip().lstrip("@").lower()
+    player = Player.objects.filter(handle=handle).first()
+    if player is None:
+        raise LeagueError(_("No player @%(handle)s.") % {"handle": handle})
+    return player
+
+
+@page_action
+def conflict_add(request: HttpRequest, pk: int) -> HttpResponse:
+    event = event_for(request, pk, perms.can_manage_event)
+    reason = request.POST.get("reason", "")[:200]
+    if request.POST.get("kind") == "referee":
+        referee = get_object_or_404(event.referees.all(), pk=request.POST.get("referee") or 0)
+        services.declare_referee_conflict(
+            request.user,
+            event,
+            referee,
+            _player_by_handle(request.POST.get("player", "")),
+            reason,
+        )
+    else:
+        services.declare_player_conflict(
+            request.user,
+            event,
+            _player_by_handle(request.POST.get("a", "")),
+            _player_by_handle(request.POST.get("b", "")),
+            reason,
+        )
+    messages.success(request, _("Conflict declared."))
+    return redirect("event-conflicts", pk=pk)
+
+
+@page_action
+def conflict_remove(request: HttpRequest, pk: int, kind: str, conflict_pk: int) -> HttpResponse:
+    event = event_for(request, pk, perms.can_manage_event)
+    players, referees = selectors.event_conflicts(event)
+    pool: list[Any] = list(players) if kind == "player" else list(referees)
+    conflict = next((c for c in pool if c.pk == conflict_pk), None)
+    if conflict is None:
+        raise Http404
+    services.remove_conflict(request.user, event, conflict)
+    messages.success(request, _("Conflict removed."))
+    return redirect("event-conflicts", pk=pk)
+
+
+@login_first
+def referee_rounds(request: HttpRequest, pk: int) -> HttpResponse:
+    """A referee's view: confirmed and released rounds, their own tables first."""
+    event = event_for(
+        request, pk, lambda u, e: perms.is_event_referee(u, e) or perms.can_staff_event(u, e)
+    )
+    rounds = selectors.visible_rounds(request.user, event)
+    mine = [
+        (rnd, table)
+        for rnd in rounds
+        for table in rnd.tables.all()
+        if table.referee is not None and table.referee.user_id == request.user.pk
+    ]
+    return render(request, "league/referee.html", {"event": event, "rounds": rounds, "mine": mine})
+
+
+@login_first
+def sheet_tables(request: HttpRequest, pk: int) -> HttpResponse:
+    event = event_for(request, pk, perms.can_staff_event)
+    rounds = selectors.visible_rounds(request.user, event)
+    wanted = strict_int(request.GET.get("round"))
+    if wanted is not None:
+        rounds = [r for r in rounds if r.number == wanted]
+    return render(request, "league/sheet_tables.html", {"event": event, "rounds": rounds})
+
+
+@login_first
+def sheet_players(request: HttpRequest, pk: int) -> HttpResponse:
+    event = event_for(request, pk, perms.can_staff_event)
+    rounds = selectors.visible_rounds(request.user, event)
+    return render(
+        request,
+        "league/sheet_players.html",
+        {"event": event, "rounds": rounds, "schedules": selectors.player_schedules(rounds)},
+    )
