@@ -286,7 +286,7 @@ def burst(
     from django.db.models import Count
 
     from games.models import GameVersion
-    from league.results_models import EventResults, EventStanding, ScoredGame
+    from results.models import EventResults, EventStanding, ScoredGame
 
     jobs = setup["jobs"]
     barrier = threading.Barrier(min(clients, len(jobs)))
@@ -512,7 +512,7 @@ def measure_reads(
 
 
 def rebuild_aside() -> None:
-    from games.results import rebuild_ratings
+    from results.pipeline.ratings import rebuild_ratings
 
     rebuild_ratings()
 
@@ -521,13 +521,14 @@ def rebuild_truncating() -> None:
     """The rebuild as it was before the swap: TRUNCATE in the rebuild's transaction."""
     from django.db import transaction
 
-    from games import results
+    from results.models import RaterCheckpoint
+    from results.pipeline import ratings
 
     with transaction.atomic():
-        results._lock_ledger()
-        games = results.load_rated_games()
-        results.RaterCheckpoint.objects.all().delete()
-        results._replay(None, dict(games.items()))
+        ratings._lock_ledger()
+        games = ratings.load_rated_games()
+        RaterCheckpoint.objects.all().delete()
+        ratings._replay(None, dict(games.items()))
 
 
 # --- main ----------------------------------------------------------------------------------

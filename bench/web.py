@@ -84,35 +84,28 @@ def tune_database(db_url: str) -> None:
 
 def copy_rows(model: Any, rows: Iterable[dict[str, Any]]) -> int:
     """COPY ``rows`` (dicts by field name, ids included) into ``model``'s table; fields
-    not given take their Python default."""
-    from django.db import connection
+    not given take their Python default (through the site's one COPY helper)."""
     from django.db.models import JSONField
-    from psycopg.types.json import Jsonb
 
-    fields = [f for f in model._meta.concrete_fields]
-    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
-    table = connection.ops.quote_name(model._meta.db_table)
-    n = 0
-    with (
-        connection.cursor() as cursor,
-        cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy,
-    ):
-        for row in rows:
-            values = []
-            for f in fields:
-                key = f.attname
-                if key in row:
-                    value = row[key]
-                elif f.name in row:
-                    value = row[f.name]
-                else:
-                    value = f.get_default()
-                if isinstance(f, JSONField) and value is not None:
-                    value = Jsonb(value)
-                values.append(value)
-            copy.write_row(values)
-            n += 1
-    return n
+    from results.bulk import copy_in
+
+    fields = list(model._meta.concrete_fields)
+
+    def values(row: dict[str, Any]) -> list[Any]:
+        out = []
+        for f in fields:
+            if f.attname in row:
+                value = row[f.attname]
+            elif f.name in row:
+                value = row[f.name]
+            else:
+                value = f.get_default()
+            if isinstance(f, JSONField) and value is not None:
+                value = json.dumps(value)
+            out.append(value)
+        return out
+
+    return copy_in(model, [f.attname for f in fields], (values(row) for row in rows))
 
 
 def reset_sequences(*models: Any) -> None:
@@ -291,7 +284,7 @@ def build(args: argparse.Namespace) -> dict[str, float]:
 def _recompute_events(ids: list[int]) -> None:
     from django.db import connections
 
-    from games.results import recompute_event
+    from results.pipeline.standings import recompute_event
 
     try:
         for event_id in ids:
@@ -306,8 +299,8 @@ def compute(args: argparse.Namespace) -> dict[str, float]:
 
     from django.db import connection, connections
 
-    from games.results import rebuild_ratings
     from league.models import Event
+    from results.pipeline.ratings import rebuild_ratings
 
     timings: dict[str, float] = {}
     ids = list(Event.objects.order_by("pk").values_list("pk", flat=True))
@@ -322,8 +315,8 @@ def compute(args: argparse.Namespace) -> dict[str, float]:
         p.join()
     from django.db import transaction
 
-    from games.results import recompute_season
     from league.models import Season
+    from results.pipeline.standings import recompute_season
 
     with transaction.atomic():
         for season_id in Season.objects.values_list("pk", flat=True):
@@ -343,7 +336,7 @@ def pipeline_latency() -> dict[str, float]:
     from django.db import transaction
 
     from games.models import Game, GameVersion
-    from games.results import process_game
+    from results.services import process_game
 
     out: dict[str, float] = {}
     newest = Game.objects.order_by("-pk").first()
@@ -567,7 +560,7 @@ def load_wrk(
 
 def page_paths() -> dict[str, Callable[[random.Random], str]]:
     from league.models import Club, Event, Player
-    from league.results_models import PlayerRating
+    from results.models import PlayerRating
 
     events = list(Event.objects.values_list("club__slug", "slug"))
     handles = list(Player.objects.values_list("handle", flat=True))

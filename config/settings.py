@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "config.accounts",  # log-in with a second factor, API tokens, docs/security.md
     "league",
     "games",
+    "results",
 ]
 
 MIDDLEWARE = [

@@ -24,6 +24,8 @@ urlpatterns = [
     path("api/v1/", include("config.accounts.api_urls")),  # auth/token/: issue, revoke
     path("api/v1/", include("league.api_urls")),
     path("api/v1/", include("games.api_urls")),
+    path("api/v1/", include("results.api_urls")),
+    path("", include("results.urls")),
     path("", include("games.urls")),
     path("", include("league.urls")),
 ]

@@ -1,11 +1,10 @@
-from django.urls import include, path
+from django.urls import path
 
 from games import api
 
 app_name = "games-api"
 
 urlpatterns = [
-    path("", include("games.results_api_urls")),  # results: standings, game results (issue 8)
     path("games/", api.GameList.as_view(), name="list"),
     path("games/<int:pk>/", api.GameDetail.as_view(), name="detail"),
     path("games/<int:pk>/versions/", api.GameVersions.as_view(), name="versions"),

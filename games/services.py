@@ -18,8 +18,8 @@ from django.utils.translation import gettext as _
 from engine.rulesets import RulesetError, get_ruleset
 from games import permissions
 from games.models import Game, GameStatusChange, GameVersion
-from games.pipeline import results_changed, results_pending
 from games.records import check_record
+from games.signals import results_changed, results_pending
 from league.engine_text import engine_text
 from league.models import AuditEntry, Club, Player, Referee, Round, Seat, Table
 
@@ -339,8 +339,8 @@ def confirm_version(
         )
         _save(game)
         audit(actor, "game.confirm", game, version=number, correction=correction)
-        results_pending(game)
-        transaction.on_commit(lambda: results_changed(game))
+        results_pending.send(sender=Game, game=game)
+        transaction.on_commit(lambda: results_changed.send(sender=Game, game=game))
     return version
 
 
@@ -356,8 +356,8 @@ def release_game(actor: Any, game: Game, expected_revision: int | None = None) -
         _transition(game, S.RELEASED, actor)
         _save(game)
         audit(actor, "game.release", game)
-        results_pending(game)
-        transaction.on_commit(lambda: results_changed(game))
+        results_pending.send(sender=Game, game=game)
+        transaction.on_commit(lambda: results_changed.send(sender=Game, game=game))
     return game
 
 
@@ -399,8 +399,8 @@ def release_round(actor: Any, round_: Round) -> int:
             for g in games
         )
         first = games[0]
-        results_pending(first)
-        transaction.on_commit(lambda: results_changed(first))
+        results_pending.send(sender=Game, game=first)
+        transaction.on_commit(lambda: results_changed.send(sender=Game, game=first))
     return len(games)
 
 
@@ -425,7 +425,8 @@ def void_game(actor: Any, game: Game, reason: str, expected_revision: int | None
         require_not_voided(game)
         counted = game.status in (S.CONFIRMED, S.RELEASED)
         if counted:
-            results_pending(game)  # while the game still names its event's table
+            # while the game still names its event's table
+            results_pending.send(sender=Game, game=game)
         table = game.table
         where: dict[str, Any] = {}
         if table is not None:
@@ -450,5 +451,5 @@ def void_game(actor: Any, game: Game, reason: str, expected_revision: int | None
         game.save()
         audit(actor, "game.void", game, reason=reason, was_counted=counted, **where)
         if counted:
-            transaction.on_commit(lambda: results_changed(game))
+            transaction.on_commit(lambda: results_changed.send(sender=Game, game=game))
     return game

@@ -1,11 +1,10 @@
-from django.urls import include, path
+from django.urls import path
 
 from games import views
 
 app_name = "games"
 
 urlpatterns = [
-    path("", include("games.public_urls")),  # results: standings, game account (issue 8)
     path("games/", views.my_games, name="mine"),
     path("games/<int:pk>/", views.game_page, name="game"),
     path("games/<int:pk>/sheet/", views.sheet_page, name="sheet"),

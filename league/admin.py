@@ -1,8 +1,8 @@
 """Admin for the league: where site admins name club organisers and referees.
 
-What an event has recorded — rounds, tables, seats, standings, ratings, the audit log —
-is read-only here: it changes only through the services, with their locks and audit
-(docs/organisers.md, "Lifecycle").
+What an event has recorded — rounds, tables, seats, draw jobs, the audit log — is
+read-only here (standings and ratings: ``results.admin``): it changes only through the
+services, with their locks and audit (docs/organisers.md, "Lifecycle").
 """
 
 from typing import Any
@@ -26,16 +26,6 @@ from league.models import (
     Season,
     Seat,
     Table,
-)
-from league.results_models import (
-    EventResults,
-    EventStanding,
-    PlayerRating,
-    RaterCheckpoint,
-    RatingPoint,
-    RatingsLedger,
-    ScoredGame,
-    SeasonStanding,
 )
 
 
@@ -118,18 +108,7 @@ class SeatAdmin(ReadOnlyAdmin):
     list_select_related = ["table__round__event", "player"]
 
 
-for results_model in (
-    EventResults,
-    EventStanding,
-    SeasonStanding,
-    ScoredGame,
-    PlayerRating,
-    RatingPoint,
-    RaterCheckpoint,
-    RatingsLedger,
-    DrawJob,
-):
-    admin.site.register(results_model, ReadOnlyAdmin)
+admin.site.register(DrawJob, ReadOnlyAdmin)
 
 
 admin.site.register([League, Season, PlayerConflict, RefereeConflict])

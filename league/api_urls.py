@@ -16,5 +16,4 @@ router.register("draw-jobs", DrawJobViewSet, basename="drawjob")
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", include(router.urls)),
-    path("", include("league.rankings_api_urls")),  # results: rankings (issue 8)
 ]

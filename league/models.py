@@ -38,5 +38,3 @@ __all__ = [
     "Seat",
     "Table",
 ]
-
-from league import results_models  # noqa: F401  (standings/ratings read tables)

@@ -7,7 +7,6 @@ from league.events import views as event_views
 
 urlpatterns = [
     path("", event_views.home, name="home"),
-    path("", include("league.public_urls")),  # results: rankings, players (issue 8)
     path("", include("league.clubs.urls")),
     path("", include("league.events.urls")),
     path("", include("league.draws.urls")),

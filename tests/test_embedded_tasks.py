@@ -16,7 +16,7 @@ from config import embedded_tasks
 from config.celery import app
 from league.draws import services as draw_services
 from league.models import DrawJob
-from league.results_models import EventStanding
+from results.models import EventStanding
 from tests.league.factories import ClubOrganiserFactory, EventFactory, registered_players
 from tests.results.factories import played_event
 

@@ -34,7 +34,7 @@ from config.celery import app as celery_app
 from games.models import Game
 from league import outages
 from league.models import DrawJob
-from league.results_models import EventResults
+from results.models import EventResults
 from tests.league.factories import ClubOrganiserFactory, EventFactory, registered_players
 from tests.results.factories import Played, played_event
 
@@ -136,11 +136,11 @@ def public_pages(ev: Played) -> list[str]:
     club, event, handle = ev.club.slug, ev.event.slug, ev.players[5].handle
     return [
         reverse("home"),
-        reverse("games:standings", args=[club, event]),
-        reverse("results-leaderboard"),
-        reverse("results-leaderboard") + "?role=killer&min_games=1",
-        reverse("results-player", args=[handle]),
-        reverse("results-club", args=[club]),
+        reverse("results:standings", args=[club, event]),
+        reverse("results:leaderboard"),
+        reverse("results:leaderboard") + "?role=killer&min_games=1",
+        reverse("results:player", args=[handle]),
+        reverse("results:club", args=[club]),
     ]
 
 
@@ -267,7 +267,7 @@ def celery_publishing_to(url: str) -> Iterator[None]:
 
 
 def test_enqueue_with_the_broker_down_returns_at_once(caplog: pytest.LogCaptureFixture) -> None:
-    from games.tasks import process_game_results
+    from results.tasks import process_game_results
 
     with celery_publishing_to(f"redis://127.0.0.1:{free_port()}/0"):
         started = time.monotonic()
@@ -397,9 +397,9 @@ def test_a_read_after_a_dropped_connection_answers(with_retry: None, page: str) 
     ev.play(1, 1, ev.players[:12], seed=3)
     url = {
         "home": reverse("home"),
-        "standings": reverse("games:standings", args=[ev.club.slug, ev.event.slug]),
-        "rankings": reverse("results-leaderboard"),
-        "player": reverse("results-player", args=[ev.players[0].handle]),
+        "standings": reverse("results:standings", args=[ev.club.slug, ev.event.slug]),
+        "rankings": reverse("results:leaderboard"),
+        "player": reverse("results:player", args=[ev.players[0].handle]),
         "api": f"/api/v1/events/{ev.event.pk}/",
     }[page]
     client = Client()

@@ -208,7 +208,7 @@ def test_a_void_needs_an_organiser_and_a_reason(
 def test_a_voided_game_counts_for_nothing(
     organiser: Any, event: Event, released_round: Round, django_capture_on_commit_callbacks: Any
 ) -> None:
-    from league.results_models import EventStanding
+    from results.models import EventStanding
 
     table = released_round.tables.first()
     game = played_game(organiser, table)
@@ -222,7 +222,7 @@ def test_a_voided_game_counts_for_nothing(
         games.void_game(organiser, Game.objects.get(pk=game.pk), "wrong players at the table")
     assert not EventStanding.objects.filter(event=event, games__gt=0).exists()
     assert GameVersion.objects.filter(game=game, status="confirmed").exists()
-    from league.results_models import RatingPoint, ScoredGame
+    from results.models import RatingPoint, ScoredGame
 
     assert not ScoredGame.objects.filter(game_id=game.pk).exists()
     assert not RatingPoint.objects.filter(game_id=game.pk).exists()
@@ -232,7 +232,7 @@ def test_voiding_a_confirmed_game_leaves_no_stale_event(
     organiser: Any, event: Event, released_round: Round, django_capture_on_commit_callbacks: Any
 ) -> None:
     """Its task finds the event through the voided game itself (it has left its table)."""
-    from league.results_models import EventResults
+    from results.models import EventResults
 
     game = played_game(organiser, released_round.tables.first())
     confirmer = ClubOrganiserFactory(club=event.club).user
@@ -437,7 +437,7 @@ def test_admin_cannot_change_or_delete_recorded_play(
 def test_releasing_a_round_releases_its_confirmed_games_at_once(
     organiser: Any, event: Event, released_round: Round, django_capture_on_commit_callbacks: Any
 ) -> None:
-    from league.results_models import EventStanding
+    from results.models import EventStanding
 
     confirmer = ClubOrganiserFactory(club=event.club).user
     tables = list(released_round.tables.order_by("number"))

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import pytest
 
 from games import services
 from games.models import Game, GameStatusChange, GameVersion
 from games.records import NotARecordError
+from games.signals import results_changed
 from league.models import AuditEntry
 from tests.games.conftest import World
 
@@ -119,16 +121,23 @@ def test_release_only_confirmed_games_by_organisers(world: World) -> None:
 
 
 def test_results_changed_seam_fires_on_commit(
-    world: World, django_capture_on_commit_callbacks, monkeypatch: pytest.MonkeyPatch
+    world: World, django_capture_on_commit_callbacks
 ) -> None:
     seen: list[int] = []
-    monkeypatch.setattr(services, "results_changed", lambda g: seen.append(g.pk))
-    services.submit_record(world.user("referee"), world.game, world.record(), "api")
-    assert seen == []
-    with django_capture_on_commit_callbacks(execute=True):
-        services.confirm_version(world.user("organiser"), world.game, 1)
-    with django_capture_on_commit_callbacks(execute=True):
-        services.release_game(world.user("organiser"), world.game)
+
+    def heard(sender: Any, game: Game, **kwargs: Any) -> None:
+        seen.append(game.pk)
+
+    results_changed.connect(heard)
+    try:
+        services.submit_record(world.user("referee"), world.game, world.record(), "api")
+        assert seen == []
+        with django_capture_on_commit_callbacks(execute=True):
+            services.confirm_version(world.user("organiser"), world.game, 1)
+        with django_capture_on_commit_callbacks(execute=True):
+            services.release_game(world.user("organiser"), world.game)
+    finally:
+        results_changed.disconnect(heard)
     assert seen == [world.game.pk, world.game.pk]
 
 

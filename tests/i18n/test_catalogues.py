@@ -18,7 +18,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = ("zh_Hans", "es")
-SOURCES = ("config", "engine", "games", "league", "templates", "static", "locale", "manage.py")
+SOURCES = (
+    "config",
+    "engine",
+    "games",
+    "league",
+    "results",
+    "templates",
+    "static",
+    "locale",
+    "manage.py",
+)
 
 pytestmark = pytest.mark.skipif(
     shutil.which("msgfmt") is None or shutil.which("msgattrib") is None,

@@ -77,14 +77,14 @@ def world() -> World:
         reverse("club", args=[club]),
         reverse("public-event", args=[club, event]),
         reverse("public-round", args=[club, event, 1]),
-        reverse("results-leaderboard"),
-        reverse("results-player", args=[handle]),
-        reverse("results-club", args=[club]),
-        reverse("results-league", args=[league.slug]),
-        reverse("results-season", args=[season.pk]),
-        reverse("games:standings", args=[club, event]),
-        reverse("games:standings-player", args=[club, event, handle]),
-        reverse("games:account", args=[released.pk]),
+        reverse("results:leaderboard"),
+        reverse("results:player", args=[handle]),
+        reverse("results:club", args=[club]),
+        reverse("results:league", args=[league.slug]),
+        reverse("results:season", args=[season.pk]),
+        reverse("results:standings", args=[club, event]),
+        reverse("results:standings-player", args=[club, event, handle]),
+        reverse("results:account", args=[released.pk]),
     ]
     organiser = [
         reverse("manage-home"),
@@ -309,7 +309,9 @@ def test_every_main_page_speaks_the_language(world: World, lang: str) -> None:
 
 def test_dates_and_decimals_follow_the_language(world: World) -> None:
     handle = world.ev.players[3].handle
-    url = reverse("games:standings-player", args=[world.ev.club.slug, world.ev.event.slug, handle])
+    url = reverse(
+        "results:standings-player", args=[world.ev.club.slug, world.ev.event.slug, handle]
+    )
     es = world.client("anonymous", "es").get(url).content.decode()
     en = world.client("anonymous", "en").get(url).content.decode()
     decimals_en = set(re.findall(r"\b\d+\.\d+\b", visible_text(en)))
@@ -442,9 +444,9 @@ def test_the_live_sheet_gets_its_words_in_the_language(world: World, lang: str) 
 def test_pinyin_search_on_the_leaderboard_and_the_api(world: World) -> None:
     """Players are written 玩家 N: "wanjia" (pinyin, no tones, no spaces) finds them."""
     client = world.client("anonymous", "en")
-    page = client.get(reverse("results-leaderboard"), {"q": "wan jia"}).content.decode()
+    page = client.get(reverse("results:leaderboard"), {"q": "wan jia"}).content.decode()
     assert "玩家" in page
-    assert "玩家" not in client.get(reverse("results-leaderboard"), {"q": "lisi"}).content.decode()
+    assert "玩家" not in client.get(reverse("results:leaderboard"), {"q": "lisi"}).content.decode()
     found = client.get("/api/v1/players/", {"q": "wanjia"}).json()
     names = [p["display_name"] for p in found["results"]]
     assert names and all(n.startswith("玩家") for n in names)

@@ -45,7 +45,7 @@ def test_standings_csv_neutralises_formulas(client: Client) -> None:
     ev = played_event(n_players=12)
     Player.objects.filter(pk=ev.players[0].pk).update(display_name=HOSTILE)
     ev.play(1, 1, ev.players[:12], seed=11)
-    response = client.get(reverse("games:standings-csv", args=[ev.club.slug, ev.event.slug]))
+    response = client.get(reverse("results:standings-csv", args=[ev.club.slug, ev.event.slug]))
     cells = [c for row in csv.reader(io.StringIO(response.content.decode())) for c in row]
     assert "'" + HOSTILE in cells
     assert not any(c.startswith(("=", "+", "@")) for c in cells)

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from league.results_models import (
+from results.models import (
     EventStanding,
     PlayerRating,
     RatingPoint,

@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from games.models import Game
 from league.models import Event
-from league.results_models import EventStanding, PlayerRating
+from results.models import EventStanding, PlayerRating
 from tests.results.factories import Played, played_event
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +30,7 @@ def ev() -> Played:
 
 
 def test_standings(api: APIClient, ev: Played) -> None:
-    url = reverse("games-api:results-standings", args=[ev.event.pk])
+    url = reverse("results-api:standings", args=[ev.event.pk])
     data = api.get(url).json()
     rows = list(EventStanding.objects.filter(event=ev.event).order_by("position"))
     assert [r["handle"] for r in data["rows"]] == [r.handle for r in rows]
@@ -46,22 +46,22 @@ def test_standings(api: APIClient, ev: Played) -> None:
 
 def test_standings_of_draft_event_404(api: APIClient, ev: Played) -> None:
     Event.objects.filter(pk=ev.event.pk).update(status=Event.Status.DRAFT)
-    assert api.get(reverse("games-api:results-standings", args=[ev.event.pk])).status_code == 404
+    assert api.get(reverse("results-api:standings", args=[ev.event.pk])).status_code == 404
 
 
 def test_leaderboard(api: APIClient, ev: Played) -> None:
-    data = api.get(reverse("rankings-ratings") + "?min_games=2").json()
+    data = api.get(reverse("results-api:ratings") + "?min_games=2").json()
     assert data["count"] == 10
     ratings = [r["rating"] for r in data["results"]]
     assert ratings == sorted(ratings, reverse=True)
     assert [r["position"] for r in data["results"]] == list(range(1, 11))
-    by_role = api.get(reverse("rankings-ratings") + "?role=police&club=" + ev.club.slug).json()
+    by_role = api.get(reverse("results-api:ratings") + "?role=police&club=" + ev.club.slug).json()
     assert all(r["police_games"] >= 1 for r in by_role["results"])
 
 
 def test_player_profile(api: APIClient, ev: Played) -> None:
     player = ev.players[4]
-    data = api.get(reverse("rankings-player", args=[player.handle])).json()
+    data = api.get(reverse("results-api:player", args=[player.handle])).json()
     rating = PlayerRating.objects.get(player=player)
     assert data["rating"] == pytest.approx(rating.rating)
     assert len(data["history"]) == 2 and len(data["recent_games"]) == 2
@@ -69,11 +69,11 @@ def test_player_profile(api: APIClient, ev: Played) -> None:
     for r in data["roles"]:
         assert 0 <= r["ci_low"] <= r["ci_high"] <= 1
     assert data["events"][0]["slug"] == ev.event.slug
-    assert api.get(reverse("rankings-player", args=["nobody"])).status_code == 404
+    assert api.get(reverse("results-api:player", args=["nobody"])).status_code == 404
 
 
 def test_club_and_rankings(api: APIClient, ev: Played) -> None:
-    data = api.get(reverse("rankings-club", args=[ev.club.slug])).json()
+    data = api.get(reverse("results-api:club", args=[ev.club.slug])).json()
     assert len(data["members"]) == 14
     assert data["events"][0]["podium"][0]["rank"] == 1
 
@@ -84,7 +84,7 @@ def test_game_result_gate(api: APIClient, who: str) -> None:
     game = ev.play(1, seed=4, release=False)
     if who == "referee":
         api.force_authenticate(ev.referee.user)
-    url = reverse("games-api:results-game", args=[game.pk])
+    url = reverse("results-api:game", args=[game.pk])
     data = api.get(url).json()
     if who == "anonymous":
         assert data["seats"] == [] and data["account"] == [] and data["winner"] is None
@@ -128,10 +128,10 @@ def _game_ids(value: Any) -> set[Any]:
 def test_unreleased_game_is_in_no_api_answer(api: APIClient, ev: Played) -> None:
     hidden = ev.play(3, 1, ev.players[:12], seed=23, release=False)
     answers = [
-        api.get(reverse("rankings-ratings")).json(),
-        api.get(reverse("rankings-player", args=[ev.players[0].handle])).json(),
-        api.get(reverse("rankings-club", args=[ev.club.slug])).json(),
-        api.get(reverse("games-api:results-standings", args=[ev.event.pk]) + "?items=1").json(),
+        api.get(reverse("results-api:ratings")).json(),
+        api.get(reverse("results-api:player", args=[ev.players[0].handle])).json(),
+        api.get(reverse("results-api:club", args=[ev.club.slug])).json(),
+        api.get(reverse("results-api:standings", args=[ev.event.pk]) + "?items=1").json(),
     ]
     released = set(Game.objects.filter(status="released").values_list("pk", flat=True))
     assert released & _game_ids(answers)  # the walk finds the games that are shown
@@ -156,10 +156,10 @@ def test_point_lines_carry_code_params_and_reason_in_the_readers_language(
     stored = [i for r in EventStanding.objects.filter(event=ev.event) for i in r.items]
     assert stored and all(set(i) == {"game", "kind", "points", "code", "params"} for i in stored)
     api = APIClient(HTTP_ACCEPT_LANGUAGE=lang)
-    url = reverse("games-api:results-standings", args=[ev.event.pk]) + "?items=1"
+    url = reverse("results-api:standings", args=[ev.event.pk]) + "?items=1"
     items = [i for r in api.get(url).json()["rows"] for i in r["items"]]
     game = ev.event.rounds.get(number=1).tables.get(number=1).game
-    seats = api.get(reverse("games-api:results-game", args=[game.pk])).json()["seats"]
+    seats = api.get(reverse("results-api:game", args=[game.pk])).json()["seats"]
     items += [i for s in seats for i in s["items"]]
     assert {i["code"] for i in items} >= {"points.result"}
     with translation.override(lang):

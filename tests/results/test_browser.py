@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from league.results_models import RatingPoint
+from results.models import RatingPoint
 from tests.league.factories import PASSWORD
 from tests.results.factories import played_event
 

@@ -15,7 +15,7 @@ from django.urls import reverse
 from games.models import Game
 from games.selectors import confirmed_record
 from league.models import Event
-from league.results_models import EventStanding, PlayerRating, RatingPoint
+from results.models import EventStanding, PlayerRating, RatingPoint
 from tests.league.factories import UserFactory
 from tests.results.factories import Played, played_event
 
@@ -34,16 +34,16 @@ def urls(ev: Played, game: Game | None = None) -> list[str]:
     club, event = ev.club.slug, ev.event.slug
     handle = ev.players[5].handle
     out = [
-        reverse("results-leaderboard"),
-        reverse("results-leaderboard") + "?role=killer&min_games=1",
-        reverse("results-player", args=[handle]),
-        reverse("results-club", args=[club]),
-        reverse("games:standings", args=[club, event]),
-        reverse("games:standings-csv", args=[club, event]),
-        reverse("games:standings-player", args=[club, event, handle]),
+        reverse("results:leaderboard"),
+        reverse("results:leaderboard") + "?role=killer&min_games=1",
+        reverse("results:player", args=[handle]),
+        reverse("results:club", args=[club]),
+        reverse("results:standings", args=[club, event]),
+        reverse("results:standings-csv", args=[club, event]),
+        reverse("results:standings-player", args=[club, event, handle]),
     ]
     if game is not None:
-        out.append(reverse("games:account", args=[game.pk]))
+        out.append(reverse("results:account", args=[game.pk]))
     return out
 
 
@@ -55,7 +55,7 @@ def test_every_page_renders(client: Client, ev: Played) -> None:
 
 
 def test_standings_page_shows_ranks_ladder_and_reasons(client: Client, ev: Played) -> None:
-    html = client.get(reverse("games:standings", args=[ev.club.slug, ev.event.slug])).content
+    html = client.get(reverse("results:standings", args=[ev.club.slug, ev.event.slug])).content
     text = html.decode()
     rows = list(EventStanding.objects.filter(event=ev.event).order_by("position"))
     assert len(rows) == 14
@@ -67,7 +67,7 @@ def test_standings_page_shows_ranks_ladder_and_reasons(client: Client, ev: Playe
 
 
 def test_standings_points_in_the_readers_number_format(client: Client, ev: Played) -> None:
-    url = reverse("games:standings", args=[ev.club.slug, ev.event.slug])
+    url = reverse("results:standings", args=[ev.club.slug, ev.event.slug])
     first = EventStanding.objects.get(event=ev.event, position=1)
     shown = {
         lang: client.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode() for lang in ("en", "es")
@@ -77,7 +77,7 @@ def test_standings_points_in_the_readers_number_format(client: Client, ev: Playe
 
 
 def test_csv_export(client: Client, ev: Played) -> None:
-    response = client.get(reverse("games:standings-csv", args=[ev.club.slug, ev.event.slug]))
+    response = client.get(reverse("results:standings-csv", args=[ev.club.slug, ev.event.slug]))
     assert response["Content-Type"].startswith("text/csv")
     table = list(csv.reader(io.StringIO(response.content.decode())))
     assert table[0][:5] == ["rank", "tied", "player", "name", "points"]
@@ -91,7 +91,7 @@ def test_breakdown_sums_to_points(client: Client, ev: Played) -> None:
     row = EventStanding.objects.filter(event=ev.event).first()
     assert row is not None
     response = client.get(
-        reverse("games:standings-player", args=[ev.club.slug, ev.event.slug, row.handle])
+        reverse("results:standings-player", args=[ev.club.slug, ev.event.slug, row.handle])
     )
     assert response.status_code == 200
     assert sum(g["total"] for g in response.context["games"]) == row.points
@@ -100,12 +100,12 @@ def test_breakdown_sums_to_points(client: Client, ev: Played) -> None:
 
 def test_player_page(client: Client, ev: Played) -> None:
     player = ev.players[5]
-    response = client.get(reverse("results-player", args=[player.handle]))
+    response = client.get(reverse("results:player", args=[player.handle]))
     text = response.content.decode()
     assert 'id="rating-chart"' in text and "<polyline" in text and 'class="band"' in text
     last = RatingPoint.objects.filter(player=player).order_by("-played_on", "-game_id").first()
     assert last is not None
-    assert reverse("games:account", args=[last.game_id]) in text
+    assert reverse("results:account", args=[last.game_id]) in text
     rating = PlayerRating.objects.get(player=player)
     assert sum(r.games for r in response.context["roles"]) == rating.games == 2
     assert ev.event.name in text
@@ -131,7 +131,7 @@ def test_player_page(client: Client, ev: Played) -> None:
 def test_game_account_tells_the_nights(client: Client, ev: Played) -> None:
     game = Game.objects.filter(status="released").order_by("pk").first()
     assert game is not None
-    text = client.get(reverse("games:account", args=[game.pk])).content.decode()
+    text = client.get(reverse("results:account", args=[game.pk])).content.decode()
     assert "Night 1" in text and "Day 1" in text
     record = confirmed_record(game)
     assert record is not None
@@ -141,7 +141,7 @@ def test_game_account_tells_the_nights(client: Client, ev: Played) -> None:
 
 def _board(client: Client, query: str = "") -> list[str]:
     """Handles listed on the leaderboard page for ``query``, in order."""
-    text = client.get(reverse("results-leaderboard") + query).content.decode()
+    text = client.get(reverse("results:leaderboard") + query).content.decode()
     return re.findall(r'<tr id="player-([^"]+)">', text)
 
 
@@ -165,7 +165,7 @@ def test_leaderboard_filters_and_pagination(client: Client, ev: Played) -> None:
     rest.play(3, 1, rest.players[24:36], seed=6)
     first, second = _board(client), _board(client, "?page=2")
     assert len(first) == 50 and len(second) == 12 and not set(first) & set(second)
-    assert "page 2 of 2" in client.get(reverse("results-leaderboard") + "?page=2").content.decode()
+    assert "page 2 of 2" in client.get(reverse("results:leaderboard") + "?page=2").content.decode()
 
 
 def test_leaderboard_cache_ignores_unknown_parameters_and_follows_club_members(
@@ -177,7 +177,7 @@ def test_leaderboard_cache_ignores_unknown_parameters_and_follows_club_members(
 
     from league.models import Membership
 
-    board = reverse("results-leaderboard")
+    board = reverse("results:leaderboard")
 
     def queries(url: str) -> int:
         with CaptureQueriesContext(connection) as seen:
@@ -205,7 +205,7 @@ def test_leaderboard_cache_ignores_unknown_parameters_and_follows_club_members(
 def test_a_player_finds_their_position(client: Client, ev: Played) -> None:
     player = ev.players[3]
     client.force_login(player.user)
-    response = client.get(reverse("results-leaderboard"))
+    response = client.get(reverse("results:leaderboard"))
     assert response.context["my_position"] is not None
     assert f"#player-{player.handle}" in response.content.decode()
 
@@ -218,7 +218,7 @@ def test_unreleased_game_shows_nowhere(client: Client, ev: Played) -> None:
     record = confirmed_record(hidden)
     assert record is not None
     assert not RatingPoint.objects.filter(game_id=hidden.pk).exists()
-    account = reverse("games:account", args=[hidden.pk])
+    account = reverse("results:account", args=[hidden.pk])
     for url in [*urls(ev), account]:
         text = client.get(url).content.decode()
         assert f"#{hidden.pk}<" not in text and f"/games/{hidden.pk}/" not in text.replace(
@@ -243,26 +243,26 @@ def test_game_account_gate(client: Client, who: str) -> None:
     }
     if users[who] is not None:
         client.force_login(users[who])
-    response = client.get(reverse("games:account", args=[game.pk]))
+    response = client.get(reverse("results:account", args=[game.pk]))
     official = who in ("referee", "organiser")
     assert response.status_code == 200
     assert (response.context["record"] is not None) is official
     ev.release(game)
-    response = client.get(reverse("games:account", args=[game.pk]))
+    response = client.get(reverse("results:account", args=[game.pk]))
     assert response.context["record"] is not None
 
 
 def test_draft_event_standings_are_hidden(client: Client, ev: Played) -> None:
     Event.objects.filter(pk=ev.event.pk).update(status=Event.Status.DRAFT)
-    for name in ("games:standings", "games:standings-csv"):
+    for name in ("results:standings", "results:standings-csv"):
         assert client.get(reverse(name, args=[ev.club.slug, ev.event.slug])).status_code == 404
     client.force_login(ev.organiser)
     assert (
-        client.get(reverse("games:standings", args=[ev.club.slug, ev.event.slug])).status_code
+        client.get(reverse("results:standings", args=[ev.club.slug, ev.event.slug])).status_code
         == 200
     )
     client.logout()
-    text = client.get(reverse("results-player", args=[ev.players[0].handle])).content.decode()
+    text = client.get(reverse("results:player", args=[ev.players[0].handle])).content.decode()
     assert ev.event.name not in text.split('id="events"')[1]
 
 
@@ -282,11 +282,11 @@ def test_query_budgets(
     game = Game.objects.filter(status="released").first()
     assert game is not None
     url = {
-        "leaderboard": reverse("results-leaderboard") + f"?club={ev.club.slug}&min_games=1",
-        "player": reverse("results-player", args=[ev.players[5].handle]),
-        "club": reverse("results-club", args=[ev.club.slug]),
-        "standings": reverse("games:standings", args=[ev.club.slug, ev.event.slug]),
-        "account": reverse("games:account", args=[game.pk]),
+        "leaderboard": reverse("results:leaderboard") + f"?club={ev.club.slug}&min_games=1",
+        "player": reverse("results:player", args=[ev.players[5].handle]),
+        "club": reverse("results:club", args=[ev.club.slug]),
+        "standings": reverse("results:standings", args=[ev.club.slug, ev.event.slug]),
+        "account": reverse("results:account", args=[game.pk]),
     }[page]
     client.get(url)  # warm Django's own caches (content types, sessions)…
     cache.clear()  # …but measure the page's own cold path

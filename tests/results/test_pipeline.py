@@ -16,13 +16,12 @@ from kombu.exceptions import OperationalError as BrokerError
 from engine.record import parse_record
 from engine.scoring import summarize
 from engine.standings import compute_standings
-from games import results
 from games.models import Game
 from games.selectors import confirmed_record
 from games.services import release_game
-from games.tasks import heal_results, process_game_results
 from league.models import League, Season
-from league.results_models import (
+from results import services
+from results.models import (
     EventResults,
     EventStanding,
     PlayerRating,
@@ -30,6 +29,8 @@ from league.results_models import (
     ScoredGame,
     SeasonStanding,
 )
+from results.pipeline import ratings
+from results.tasks import heal_results, process_game_results
 from tests.league.factories import ClubFactory
 from tests.results.conftest import snapshot
 from tests.results.factories import Played, played_event
@@ -80,7 +81,7 @@ def test_running_twice_changes_nothing() -> None:
     ev.play(2, seed=4)
     before = snapshot()
     state = EventResults.objects.get(event=ev.event)
-    report = results.process_game(game.pk)
+    report = services.process_game(game.pk)
     assert report.event is not None and not report.event.changed
     assert report.ratings.changed == 0
     assert snapshot() == before
@@ -90,13 +91,13 @@ def test_running_twice_changes_nothing() -> None:
         state.computed_at,
         state.digest,
     )
-    results.heal()
+    services.heal()
     assert snapshot() == before
 
 
 def _league(monkeypatch: pytest.MonkeyPatch) -> tuple[list[Played], list[Game]]:
     """Two events of one club on different days, games with overlapping players."""
-    monkeypatch.setattr(results, "CHECKPOINT_EVERY", 2)
+    monkeypatch.setattr(ratings, "CHECKPOINT_EVERY", 2)
     club = ClubFactory()
     first = played_event(n_players=16, club=club, starts_on=dt.date(2026, 3, 1))
     second = played_event(n_players=4, club=club, starts_on=dt.date(2026, 3, 8))
@@ -126,7 +127,7 @@ def test_correcting_an_old_game_equals_a_fresh_rebuild(monkeypatch: pytest.Monke
     assert [p for p in corrected["points"] if p[1] == last] != [
         p for p in before["points"] if p[1] == last
     ]
-    results.rebuild_all()
+    services.rebuild_all()
     assert snapshot() == corrected
 
 
@@ -134,8 +135,8 @@ def test_checkpoints_make_no_difference(monkeypatch: pytest.MonkeyPatch) -> None
     events, games = _league(monkeypatch)
     events[1].correct(Game.objects.get(pk=games[3].pk), _flip(confirmed_record(games[3])))
     incremental = snapshot()
-    monkeypatch.setattr(results, "CHECKPOINT_EVERY", 1000)
-    results.rebuild_all()
+    monkeypatch.setattr(ratings, "CHECKPOINT_EVERY", 1000)
+    services.rebuild_all()
     assert snapshot() == incremental
 
 
@@ -158,14 +159,14 @@ def test_stale_when_the_broker_is_down_then_healed(monkeypatch: pytest.MonkeyPat
     state = EventResults.objects.get(event=ev.event)
     assert state.stale and state.stale_since is not None
     assert not EventStanding.objects.exists() and not RatingPoint.objects.exists()
-    assert results.games_out_of_date() == {game.pk}
+    assert services.games_out_of_date() == {game.pk}
 
     outcome = heal_results.delay().get()
     assert outcome["events"] == [ev.event.pk]
     assert EventStanding.objects.filter(event=ev.event).count() == 12
     assert not EventResults.objects.get(event=ev.event).stale
     assert RatingPoint.objects.filter(game_id=game.pk).count() == 12
-    assert results.games_out_of_date() == set()
+    assert services.games_out_of_date() == set()
     assert heal_results.delay().get() == {"events": [], "ratings_changed": 0}
 
 
@@ -179,7 +180,7 @@ def test_the_stale_flag_commits_with_the_confirmation() -> None:
     assert len(callbacks) == 1  # the enqueue never ran
     state = EventResults.objects.get(event=ev.event)
     assert state.stale and state.stale_since is not None
-    assert results.games_out_of_date() == {game.pk}
+    assert services.games_out_of_date() == {game.pk}
 
 
 def test_the_next_task_heals_events_left_stale(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -242,5 +243,5 @@ def test_rebuild_drops_the_totals_of_a_season_left_without_games() -> None:
         league=league, name="2025", starts_on=dt.date(2025, 1, 1), ends_on=dt.date(2025, 12, 31)
     )
     SeasonStanding.objects.create(season=emptied, player=ev.players[0], events=1, games=3)
-    results.rebuild_all()
+    services.rebuild_all()
     assert not SeasonStanding.objects.filter(season=emptied).exists()

@@ -6,7 +6,8 @@ import datetime as dt
 
 import pytest
 
-from league.rankings import _ranked, rating_chart, wilson
+from results.charts import rating_chart
+from results.selectors import _ranked, wilson
 
 
 def test_wilson_known_values() -> None:

@@ -18,10 +18,10 @@ import psycopg
 import pytest
 from django.db import connection
 
-from games import results
 from games.models import Game
 from games.selectors import confirmed_record
-from league.results_models import PlayerRating, RatingPoint, ScoredGame
+from results.models import PlayerRating, RatingPoint, ScoredGame
+from results.pipeline import ratings, swap
 from tests.results.conftest import snapshot
 from tests.results.factories import played_event
 
@@ -78,7 +78,7 @@ def _marked(conn: psycopg.Connection[Any]) -> None:
 def _during(monkeypatch: pytest.MonkeyPatch, check: Callable[[], None]) -> list[Callable[[], None]]:
     """Run ``check`` inside the pipeline's open transaction, right after the replay has
     written every new row (just before a rebuild's swap)."""
-    original = results._write_player_ratings
+    original = ratings._write_player_ratings
     ran: list[Callable[[], None]] = []
 
     def hooked(*args: Any, **kwargs: Any) -> None:
@@ -86,7 +86,7 @@ def _during(monkeypatch: pytest.MonkeyPatch, check: Callable[[], None]) -> list[
         check()
         ran.append(check)
 
-    monkeypatch.setattr(results, "_write_player_ratings", hooked)
+    monkeypatch.setattr(ratings, "_write_player_ratings", hooked)
     return ran
 
 
@@ -113,7 +113,7 @@ def test_readers_see_the_old_ratings_while_a_rebuild_runs(
     # Prepared statements on every query (psycopg prepares after 5 uses; prepare=True now).
     seen: list[dict[str, Any]] = []
     ran = _during(monkeypatch, lambda: seen.append(read(reader, player)))
-    results.rebuild_ratings()
+    ratings.rebuild_ratings()
     assert ran, "the hook did not run"
     assert seen == [old]  # at once, complete, old
     assert read(reader, player) == fresh  # the same statements see the swapped tables
@@ -140,11 +140,11 @@ def test_rebuild_keeps_the_tables_names_indexes_and_constraints(
 
     before = shape()
     rows = snapshot()
-    results.rebuild_ratings()
+    ratings.rebuild_ratings()
     assert shape() == before
     assert snapshot() == rows
     schemas = reader.execute(
-        "SELECT count(*) FROM pg_namespace WHERE nspname = %s", [results.ASIDE_SCHEMA]
+        "SELECT count(*) FROM pg_namespace WHERE nspname = %s", [swap.ASIDE_SCHEMA]
     ).fetchone()
     assert schemas == (0,)
     # New rows get ids from the new tables' own sequences.
@@ -162,13 +162,13 @@ def test_a_failed_rebuild_leaves_the_live_ratings(
     def broken(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(results, "_write_player_ratings", broken)
+    monkeypatch.setattr(ratings, "_write_player_ratings", broken)
     with pytest.raises(RuntimeError):
-        results.rebuild_ratings()
+        ratings.rebuild_ratings()
     assert read(reader, ev.players[5].pk) == before
     with connection.cursor() as cursor:
         cursor.execute("SELECT current_setting('search_path')")
-        assert results.ASIDE_SCHEMA not in cursor.fetchone()[0]
+        assert swap.ASIDE_SCHEMA not in cursor.fetchone()[0]
 
 
 def test_readers_see_the_old_ratings_while_a_correction_runs(
@@ -198,20 +198,20 @@ def test_the_swap_waits_out_a_long_reader(
     again, each try short (so pages are never queued behind it for long), until the reader
     is done; then it succeeds."""
     _two_events()
-    monkeypatch.setattr(results, "SWAP_LOCK_TIMEOUT_MS", 20)
+    monkeypatch.setattr(swap, "SWAP_LOCK_TIMEOUT_MS", 20)
     reader.autocommit = False
     reader.execute("SELECT count(*) FROM league_playerrating").fetchone()  # holds its lock
     timers: list[threading.Timer] = []
-    swap = results._lock_for_swap
+    lock = swap._lock_for_swap
 
     def reader_done_soon(tables: list[str]) -> None:
         timers.append(threading.Timer(0.3, reader.commit))
         timers[0].start()
-        swap(tables)
+        lock(tables)
 
-    monkeypatch.setattr(results, "_lock_for_swap", reader_done_soon)
-    with caplog.at_level(logging.INFO, logger="games.results"):
-        report = results.rebuild_ratings()
+    monkeypatch.setattr(swap, "_lock_for_swap", reader_done_soon)
+    with caplog.at_level(logging.INFO, logger="results.pipeline.swap"):
+        report = ratings.rebuild_ratings()
     timers[0].join()
     reader.autocommit = True
     assert report.points_written == 36

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 from django.db import connection, connections
 
-from games import results
 from games.models import Game
 from games.services import game_for_table, submit_record
-from league.results_models import EventResults, EventStanding, PlayerRating, RatingPoint
+from results import services
+from results.models import EventResults, EventStanding, PlayerRating, RatingPoint
 from tests.league.factories import RefereeFactory
 from tests.results.conftest import snapshot
 from tests.results.factories import played_event
@@ -45,7 +45,7 @@ def test_confirmation_reaches_standings_through_a_real_worker(
     assert PlayerRating.objects.count() == 12
     # Same as a rebuild from the records.
     done = snapshot()
-    results.rebuild_all()
+    services.rebuild_all()
     assert snapshot() == done
 
 
@@ -89,7 +89,7 @@ def test_concurrent_confirmations_end_as_a_rebuild(transactional_db: None) -> No
     assert EventStanding.objects.filter(event=ev.event).count() == 24
     assert RatingPoint.objects.count() == 24
     concurrent = snapshot()
-    results.rebuild_all()
+    services.rebuild_all()
     rebuilt = snapshot()
     assert concurrent["points"] == rebuilt["points"]
     assert concurrent["ratings"] == rebuilt["ratings"]

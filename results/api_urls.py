@@ -1,0 +1,22 @@
+"""Results API routes under /api/v1/ (namespace ``results-api``): rankings, players,
+clubs, an event's standings and a game's result."""
+
+from django.urls import path
+
+from results.api import rankings, standings
+
+app_name = "results-api"
+
+urlpatterns = [
+    path("rankings/ratings/", rankings.RatingLeaderboard.as_view(), name="ratings"),
+    path("rankings/seasons/<int:pk>/", rankings.SeasonRanking.as_view(), name="season"),
+    path("rankings/leagues/<slug:slug>/", rankings.LeagueRanking.as_view(), name="league"),
+    path("rankings/players/<str:handle>/", rankings.PlayerProfile.as_view(), name="player"),
+    path("rankings/clubs/<slug:slug>/", rankings.ClubResults.as_view(), name="club"),
+    path(
+        "results/events/<int:pk>/standings/",
+        standings.EventStandingsView.as_view(),
+        name="standings",
+    ),
+    path("results/games/<int:pk>/", standings.GameResultView.as_view(), name="game"),
+]

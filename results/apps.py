@@ -1,0 +1,17 @@
+from django.apps import AppConfig
+
+
+class ResultsConfig(AppConfig):
+    """What the released games add up to: standings, season totals, ratings, their
+    pipeline, and the public pages and API that read them."""
+
+    name = "results"
+
+    def ready(self) -> None:
+        # Imported here, not at the top: the receivers reach the models, which Django
+        # allows only once the app registry is ready (Django's own idiom for signals).
+        from games.signals import results_changed, results_pending
+        from results.receivers import enqueue_results, mark_stale
+
+        results_pending.connect(mark_stale, dispatch_uid="results.mark_stale")
+        results_changed.connect(enqueue_results, dispatch_uid="results.enqueue_results")
