@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from string import Formatter
 from typing import Final, TypeAlias
 
 __all__ = [
@@ -107,6 +106,8 @@ class Message:
 
 def placeholders(template: str) -> tuple[str, ...]:
     """The parameter names a template uses, in order of first use."""
+    from string import Formatter  # only tests and tools ask; `string` costs every CLI start
+
     names: list[str] = []
     for _, name, _, _ in Formatter().parse(template):
         if name and name not in names:

@@ -915,6 +915,10 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(name)  # NaN and Infinity are not JSON: the full reader says so
 
 
+# One decoder for every fast read (``json.loads`` with an option builds one per call).
+_STRICT_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
+
+
 def _read_text_fast(text: str | bytes) -> GameRecord | None:
     """JSON text of a well-formed record without duplicate keys, read by the fast reader.
 
@@ -927,7 +931,9 @@ def _read_text_fast(text: str | bytes) -> GameRecord | None:
     full reader.
     """
     try:
-        obj = json.loads(text, parse_constant=_refuse_constant)
+        if not isinstance(text, str):
+            text = text.decode(json.detect_encoding(text), "surrogatepass")
+        obj = _STRICT_DECODER.decode(text)
     except (ValueError, RecursionError):
         return None  # the full reader says why
     if type(obj) is not dict:
