@@ -22,9 +22,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import permissions, selectors, services, sheet
+from games import selectors, services, sheet
 from games.models import Game, GameVersion
+from games.permissions import Access, access_for, signed_in
 from games.records import NotARecordError
+from games.replay import StepError
 from games.serializers import (
     ConfirmInput,
     CorrectionInput,
@@ -38,9 +40,9 @@ from games.serializers import (
     game_data,
     version_data,
 )
+from games.sheet import StaleSheet
 from league.inputs import ROUND_MAX, strict_int
 from league.models import Round
-from league.permissions import can_view_event
 
 ErrorOutput = inline_serializer(
     "GameError",
@@ -58,7 +60,7 @@ def _visible_game(request: Request, pk: int) -> Game:
         game = selectors.game_by_id(pk)
     except Game.DoesNotExist:
         raise Http404 from None
-    if not permissions.can_view_game(request.user, game):
+    if not access_for(request).can_view_game(game):
         raise Http404
     return game
 
@@ -72,17 +74,19 @@ def _expected_revision(request: Request, body: dict[str, Any]) -> int | None:
     return strict_int(header.strip('"'))
 
 
-def _error(e: services.GameError, game: Game | None = None, user: Any = None) -> Response:
+def _error(
+    e: services.GameError, game: Game | None = None, access: Access | None = None
+) -> Response:
     data: dict[str, Any] = {"detail": e.message}
-    if isinstance(e, sheet.StaleSheet):
+    if isinstance(e, StaleSheet):
         data["state"] = e.state
         data["revision"] = e.state["revision"]
     elif isinstance(e, services.StaleRevision):
         data["revision"] = e.current
-        if game is not None:
+        if game is not None and access is not None:
             game = selectors.game_by_id(game.pk)
-            data["game"] = game_data(user, game, selectors.seating(game, user))
-    elif isinstance(e, sheet.StepError):
+            data["game"] = game_data(access, game, selectors.seating(game, access))
+    elif isinstance(e, StepError):
         data["code"] = e.code
         data["where"] = e.where
         data["params"] = e.params
@@ -91,7 +95,8 @@ def _error(e: services.GameError, game: Game | None = None, user: Any = None) ->
 
 def _game_response(request: Request, game: Game, code: int = 200) -> Response:
     game = selectors.game_by_id(game.pk)
-    data = game_data(request.user, game, selectors.seating(game, request.user))
+    access = access_for(request)
+    data = game_data(access, game, selectors.seating(game, access))
     return Response(data, status=code, headers={"ETag": etag(game)})
 
 
@@ -113,9 +118,10 @@ class GameList(APIView):
             rnd = strict_int(request.query_params.get("round"), hi=ROUND_MAX)
             if rnd is not None:
                 qs = qs.filter(table__round__number=rnd)
+        access = access_for(request)
         out = [
-            game_data(request.user, g, selectors.seating(g, request.user))
-            for g in selectors.visible_games(request.user, qs[:200])
+            game_data(access, g, selectors.seating(g, access))
+            for g in qs.filter(access.visible_games())[:200]
         ]
         return Response(out)
 
@@ -134,12 +140,13 @@ class GameVersions(APIView):
     @extend_schema(responses={200: VersionOutput(many=True), 403: ErrorOutput})
     def get(self, request: Request, pk: int) -> Response:
         game = _visible_game(request, pk)
-        if not permissions.can_see_secrets(request.user, game):
+        access = access_for(request)
+        if not access.can_see_secrets(game):
             return Response(
                 {"detail": _("This game's record is not released yet.")},
                 status=status.HTTP_403_FORBIDDEN,
             )
-        data = [version_data(v) for v in selectors.versions_for(request.user, game)]
+        data = [version_data(v) for v in selectors.versions_for(access, game)]
         return Response(data, headers={"ETag": etag(game)})
 
     @extend_schema(
@@ -174,7 +181,7 @@ def _submit(
     request: Request, pk: int, shape: type[rf.Serializer[Any]], reason_required: bool
 ) -> Response:
     game = _visible_game(request, pk)
-    if not permissions.can_submit(request.user, game):
+    if not access_for(request).can_submit(game):
         return _error(services.NotAllowed(_("Only this game's officials can submit its record.")))
     body = shape(data=request.data)
     body.is_valid(raise_exception=True)
@@ -183,7 +190,7 @@ def _submit(
         return missing
     try:
         version = services.submit_record(
-            request.user,
+            signed_in(request),
             game,
             body.validated_data["record"],
             GameVersion.Source.API,
@@ -193,7 +200,7 @@ def _submit(
     except NotARecordError as e:
         return Response({"detail": str(e)}, status=status.HTTP_400_BAD_REQUEST)
     except services.GameError as e:
-        return _error(e, game, request.user)
+        return _error(e, game, access_for(request))
     game.refresh_from_db(fields=["revision"])
     return Response(version_data(version), status=201, headers={"ETag": etag(game)})
 
@@ -217,7 +224,7 @@ def _game_write(
     try:
         write(game, body.validated_data, expected)
     except services.GameError as e:
-        return _error(e, game, request.user)
+        return _error(e, game, access_for(request))
     return _game_response(request, game)
 
 
@@ -234,7 +241,7 @@ class GameConfirm(APIView):
             pk,
             ConfirmInput,
             lambda game, data, expected: services.confirm_version(
-                request.user, game, data["version"], expected_revision=expected
+                signed_in(request), game, data["version"], expected_revision=expected
             ),
         )
 
@@ -252,7 +259,7 @@ class GameRelease(APIView):
             pk,
             RevisionInput,
             lambda game, _data, expected: services.release_game(
-                request.user, game, expected_revision=expected
+                signed_in(request), game, expected_revision=expected
             ),
         )
 
@@ -278,10 +285,10 @@ class RoundRelease(APIView):
             .filter(event_id=event_pk, number=number)
             .first()
         )
-        if round_ is None or not can_view_event(request.user, round_.event):
+        if round_ is None or not access_for(request).can_view_event(round_.event):
             raise Http404
         try:
-            released = services.release_round(request.user, round_)
+            released = services.release_round(signed_in(request), round_)
         except services.GameError as e:
             return _error(e)
         return Response({"released": released})
@@ -303,7 +310,7 @@ class GameVoid(APIView):
             pk,
             VoidInput,
             lambda game, data, expected: services.void_game(
-                request.user, game, data["reason"], expected_revision=expected
+                signed_in(request), game, data["reason"], expected_revision=expected
             ),
         )
 
@@ -318,7 +325,7 @@ class SheetView(APIView):
     def get(self, request: Request, pk: int) -> Response:
         game = _visible_game(request, pk)
         try:
-            return Response(sheet.sheet_state(request.user, game))
+            return Response(sheet.sheet_state(signed_in(request), game))
         except services.GameError as e:
             return _error(e)
 
@@ -336,7 +343,10 @@ class SheetStep(APIView):
         body.is_valid(raise_exception=True)
         try:
             state = sheet.add_step(
-                request.user, game, body.validated_data["step"], body.validated_data["revision"]
+                signed_in(request),
+                game,
+                body.validated_data["step"],
+                body.validated_data["revision"],
             )
         except services.GameError as e:
             return _error(e)
@@ -355,7 +365,7 @@ class SheetUndo(APIView):
         body = SheetRevisionInput(data=request.data)
         body.is_valid(raise_exception=True)
         try:
-            state = sheet.undo_step(request.user, game, body.validated_data["revision"])
+            state = sheet.undo_step(signed_in(request), game, body.validated_data["revision"])
         except services.GameError as e:
             return _error(e)
         return Response(state)
@@ -373,7 +383,7 @@ class SheetSubmit(APIView):
         body = SheetRevisionInput(data=request.data)
         body.is_valid(raise_exception=True)
         try:
-            version = sheet.submit_sheet(request.user, game, body.validated_data["revision"])
+            version = sheet.submit_sheet(signed_in(request), game, body.validated_data["revision"])
         except services.GameError as e:
             return _error(e)
         return Response(version_data(version), status=201)

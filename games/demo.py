@@ -8,19 +8,19 @@ through the services, so the demo also fills the audit log. Idempotent.
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext
+
+from engine.simulate import simulate_game
+from games import selectors, services, sheet
+from games.models import Game
+from games.replay import record_meta, record_to_steps
+from league.demo import DEMO_CLUB, DEMO_EVENT
+from league.models import Event, Round
+
 
 def seed_games() -> list[str]:
     """Record demo games; returns lines describing what was made."""
-    from django.contrib.auth import get_user_model
-    from django.utils.translation import gettext
-
-    from engine.simulate import simulate_game
-    from games import selectors, services, sheet
-    from games.models import Game
-    from games.sheet import record_meta
-    from league.demo import DEMO_CLUB, DEMO_EVENT
-    from league.models import Event, Round
-
     event = Event.objects.filter(club__slug=DEMO_CLUB, slug=DEMO_EVENT).first()
     if event is None:
         return []
@@ -58,7 +58,7 @@ def seed_games() -> list[str]:
             released += 1
         else:
             record = simulate_game(rules, len(handles), 4242, players=handles)
-            steps = sheet.record_to_steps(record)
+            steps = record_to_steps(record)
             state = sheet.sheet_state(referee, game)
             for k, step in enumerate(steps[: max(2, len(steps) // 2)]):
                 state = sheet.add_step(

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from games.models import Game, GameSheet, GameVersion
-from games.permissions import can_see_secrets
-from league.models import Event, Round, Table
+from games.permissions import Access
+from league.models import Event, Player, Round, Seat, Table
+from league.permissions import Viewer
 
 GAME_RELATED = (
     "table__round__event__club",
@@ -63,26 +64,22 @@ def confirmed_games(event: Event, released_only: bool = False) -> QuerySet[GameV
     )
 
 
-def versions_for(user: Any, game: Game) -> list[GameVersion]:
-    """The versions ``user`` may read: all for officials; the confirmed one once released;
+def versions_for(access: Access, game: Game) -> list[GameVersion]:
+    """The versions the user may read: all for officials; the confirmed one once released;
     none before release for anybody else (fails closed)."""
-    if not can_see_secrets(user, game):
+    if not access.can_see_secrets(game):
         return []
     qs = game.versions.select_related("submitted_by", "confirmed_by").order_by("number")
-    from games.permissions import is_game_official
-
-    if is_game_official(user, game):
+    if access.is_game_official(game):
         return list(qs)
     return list(qs.filter(status=GameVersion.Status.CONFIRMED))
 
 
-def referee_games(user: Any) -> QuerySet[Game]:
+def referee_games(user: Viewer) -> QuerySet[Game]:
     """Games ``user`` referees (table or stand-alone), newest first."""
-    if not user.is_authenticated:
+    if user is None or not user.is_authenticated:
         return Game.objects.none()
     uid = user.pk
-    from django.db.models import Q
-
     return (
         games()
         .filter(Q(table__referee__user_id=uid) | Q(referee__user_id=uid))
@@ -90,11 +87,9 @@ def referee_games(user: Any) -> QuerySet[Game]:
     )
 
 
-def seating(game: Game, user: Any = None) -> list[dict[str, Any]]:
+def seating(game: Game, access: Access | None = None) -> list[dict[str, Any]]:
     """Who sits where (never roles). A table's seating comes from the draw; a stand-alone
     game's only from its record, so only to those who may read the record."""
-    from league.models import Seat
-
     if game.table_id is not None:
         rows = Seat.objects.filter(table_id=game.table_id).select_related("player")
         return [
@@ -102,8 +97,6 @@ def seating(game: Game, user: Any = None) -> list[dict[str, Any]]:
             for s in rows.order_by("number")
         ]
     if game.players:
-        from league.models import Player
-
         names = dict(
             Player.objects.filter(handle__in=game.players).values_list("handle", "display_name")
         )
@@ -111,7 +104,7 @@ def seating(game: Game, user: Any = None) -> list[dict[str, Any]]:
             {"seat": i, "player": h, "name": names.get(h, h)}
             for i, h in enumerate(game.players, start=1)
         ]
-    if user is None or not can_see_secrets(user, game):
+    if access is None or not access.can_see_secrets(game):
         return []
     record = confirmed_record(game)
     if record is None:
@@ -125,38 +118,6 @@ def seating(game: Game, user: Any = None) -> list[dict[str, Any]]:
         for s in seats
         if isinstance(s, dict)
     ]
-
-
-def visible_games(user: Any, candidates: Any) -> list[Game]:
-    """The games among ``candidates`` that ``user`` may know about, asking the league's
-    event-level gates once per event rather than once per game."""
-    from games.permissions import is_game_referee
-    from league.permissions import can_manage_event, can_view_event, visible_round_statuses
-
-    gates: dict[int, tuple[bool, bool, tuple[str, ...]]] = {}
-    out = []
-    for game in candidates:
-        event = game.event
-        if event is None:
-            out.append(game)
-            continue
-        if event.pk not in gates:
-            gates[event.pk] = (
-                can_manage_event(user, event),
-                can_view_event(user, event),
-                visible_round_statuses(user, event),
-            )
-        manage, view, statuses = gates[event.pk]
-        if user is not None and user.is_authenticated:
-            game.__dict__.setdefault("_organiser_cache", {})[user.pk] = manage
-        round_ = game.round
-        if (
-            manage
-            or is_game_referee(user, game)
-            or (view and round_ is not None and round_.status in statuses)
-        ):
-            out.append(game)
-    return out
 
 
 def recorded_tables(tables: QuerySet[Table]) -> set[int]:

@@ -1,15 +1,18 @@
 """API input and output shapes for games. Output goes through :func:`game_data` and
-:func:`version_data`, which apply the secrecy rule (``games.permissions``) themselves:
+:func:`version_data`, which apply the secrecy rule (``games.permissions.Access``) themselves:
 nothing here can return a role to someone who may not see it."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
+from django.urls import reverse
 from rest_framework import serializers
 
 from games.models import Game, GameVersion
-from games.permissions import can_see_secrets, is_game_official
+from games.permissions import Access
+from games.selectors import confirmed_version
 from league.engine_text import stored_violation_text
 
 
@@ -96,7 +99,7 @@ class GameOutput(serializers.Serializer[Any]):
     url = serializers.CharField()
 
 
-def _username(user: Any) -> str | None:
+def _username(user: User | None) -> str | None:
     return user.get_username() if user is not None else None
 
 
@@ -114,7 +117,7 @@ def violation_data(v: dict[str, Any]) -> dict[str, Any]:
 
 
 def version_data(v: GameVersion) -> dict[str, Any]:
-    """A version in full: call only after ``can_see_secrets`` said yes."""
+    """A version in full: call only after ``Access.can_see_secrets`` said yes."""
     return {
         "number": v.number,
         "status": v.status,
@@ -133,12 +136,9 @@ def version_data(v: GameVersion) -> dict[str, Any]:
     }
 
 
-def game_data(user: Any, game: Game, seats: list[dict[str, Any]]) -> dict[str, Any]:
-    from django.urls import reverse
-
-    from games.selectors import confirmed_version
-
-    visible = can_see_secrets(user, game)
+def game_data(access: Access, game: Game, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """A game as the user may see it: its confirmed version only with its secrets."""
+    visible = access.can_see_secrets(game)
     confirmed = confirmed_version(game) if visible else None
     event, round_ = game.event, game.round
     return {
@@ -152,7 +152,7 @@ def game_data(user: Any, game: Game, seats: list[dict[str, Any]]) -> dict[str, A
         "ruleset": game.ruleset_spec(),
         "seats": seats,
         "secrets_visible": visible,
-        "official": is_game_official(user, game),
+        "official": access.is_game_official(game),
         "confirmed": version_data(confirmed) if confirmed is not None else None,
         "url": reverse("games:game", args=[game.pk]),
         "void": (

@@ -1,22 +1,22 @@
 from django.urls import path
 
-from games import views
+from games import entry_views, event_views, views
 
 app_name = "games"
 
 urlpatterns = [
     path("games/", views.my_games, name="mine"),
     path("games/<int:pk>/", views.game_page, name="game"),
-    path("games/<int:pk>/sheet/", views.sheet_page, name="sheet"),
-    path("games/<int:pk>/paper/", views.paper_page, name="paper"),
-    path("games/<int:pk>/upload/", views.upload_page, name="upload"),
+    path("games/<int:pk>/sheet/", entry_views.sheet_page, name="sheet"),
+    path("games/<int:pk>/paper/", entry_views.paper_page, name="paper"),
+    path("games/<int:pk>/upload/", entry_views.upload_page, name="upload"),
     path("games/<int:pk>/versions/<int:number>/review/", views.review_page, name="review"),
     path("games/<int:pk>/confirm/", views.confirm_view, name="confirm"),
     path("games/<int:pk>/release/", views.release_view, name="release"),
     path("games/<int:pk>/void/", views.void_view, name="void"),
     path("games/<int:pk>/record.json", views.game_export, name="export"),
     path("games/tables/<int:table_pk>/open/", views.open_table, name="open-table"),
-    path("games/events/<int:pk>/", views.event_games, name="event"),
-    path("games/events/<int:pk>/awaiting/", views.awaiting, name="awaiting"),
+    path("games/events/<int:pk>/", event_views.event_games, name="event"),
+    path("games/events/<int:pk>/awaiting/", event_views.awaiting, name="awaiting"),
     path("games/clubs/<slug:club_slug>/new/", views.club_game_new, name="club-new"),
 ]

@@ -11,8 +11,8 @@ from django.urls import reverse
 
 from games import services, sheet
 from games.models import Game, GameVersion
+from games.replay import record_to_steps
 from tests.games.conftest import World
-from tests.games.steps import record_to_steps
 
 pytestmark = pytest.mark.django_db
 

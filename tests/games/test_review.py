@@ -243,8 +243,8 @@ def test_surrender_on_the_phone_sheet_asks_first(
     """Day 3 of this game opens with a surrender: the sheet names the seat and asks; a
     "no" sends nothing, a "yes" records it."""
     from games import sheet
+    from games.replay import record_to_steps
     from tests.games.conftest import make_world
-    from tests.games.steps import record_to_steps
     from tests.games.test_browser import login
 
     world = make_world("classic", 12)

@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from games import services, sheet
 from games.models import Game, GameVersion
+from games.replay import StepError, record_to_steps
 from tests.games.conftest import World, make_world
-from tests.games.steps import record_to_steps
 
 pytestmark = pytest.mark.django_db
 
@@ -50,7 +50,7 @@ def test_simulated_games_play_through_the_sheet(ruleset: str, n: int, seed: int)
 def test_deal_counts_are_checked_against_the_ruleset(world: World) -> None:
     roles = {str(i): "civilian" for i in range(1, 13)}
     roles["1"] = "killer"
-    with pytest.raises(sheet.StepError, match="3 killers"):
+    with pytest.raises(StepError, match="3 killers"):
         play(world, [{"type": "deal", "roles": roles}])
     state = sheet.sheet_state(world.user("referee"), world.game)
     assert state["expected"]["step"] == "deal"
@@ -70,7 +70,7 @@ def test_illegal_steps_get_the_engine_message_and_change_nothing(world: World) -
     assert state["expected"]["step"] == "day" and 7 not in state["expected"]["alive"]
     votes = {str(s): 8 for s in state["expected"]["voters"] if s != 8}
     votes["8"] = 7  # a vote for the dead
-    with pytest.raises(sheet.StepError) as e:
+    with pytest.raises(StepError) as e:
         sheet.add_step(
             world.user("referee"),
             world.game,
@@ -99,7 +99,7 @@ def test_tie_ladder_prompts_and_computed_elimination(world: World) -> None:
     final["1"] = 8
     state = play_more(world, state, [{"type": "ballot", "votes": final}])
     assert state["expected"]["step"] == "declare" and state["expected"]["eliminated"] == 1
-    with pytest.raises(sheet.StepError, match="ballots put seat 1 out"):
+    with pytest.raises(StepError, match="ballots put seat 1 out"):
         play_more(world, state, [{"type": "eliminate", "seat": 8}])
     state = play_more(world, state, [{"type": "eliminate", "seat": 1}])
     assert 1 in state["expected"]["last_words"]  # classic: first-round deaths speak
@@ -133,7 +133,7 @@ def test_undo_takes_back_the_last_step(world: World) -> None:
 
 def test_awards_are_checked_by_the_engine(world: World) -> None:
     state = play(world, [_deal12()])
-    with pytest.raises(sheet.StepError, match="positive number of points"):
+    with pytest.raises(StepError, match="positive number of points"):
         play_more(world, state, [{"type": "award", "seat": 2, "kind": "bonus"}])
     state = play_more(
         world, state, [{"type": "award", "seat": 2, "kind": "bonus", "points": 0.3, "reason": "x"}]
