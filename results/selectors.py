@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, Exists, Max, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import Count, Exists, Max, OuterRef, Q, QuerySet, Sum
 from django.utils.translation import gettext_lazy as _
 
 from league.models import Club, Event, League, Membership, Player, Season
@@ -263,19 +263,9 @@ def league_ranking(league: League) -> list[dict[str, Any]]:
 
 
 def player_by_handle(handle: str) -> Player:
-    """The player with their rating and, read in the same query, the ratings' version
-    (:func:`ratings_version_of`)."""
     if "\x00" in handle:  # PostgreSQL refuses NUL in text: no such player
         raise Player.DoesNotExist
-    ledger = RatingsLedger.objects.filter(pk=1)
-    return (
-        Player.objects.select_related("rating")
-        .annotate(
-            ratings_at=Subquery(ledger.values("computed_at")),
-            ratings_games=Subquery(ledger.values("games")),
-        )
-        .get(handle=handle)
-    )
+    return Player.objects.select_related("rating").get(handle=handle)
 
 
 def player_rating(player: Player) -> PlayerRating | None:
@@ -332,14 +322,6 @@ class PlayedGame:
     event_name: str | None
     club_slug: str
     club_name: str
-
-    @property
-    def role_label(self) -> str:
-        return str(ROLE_LABELS.get(self.role, self.role))
-
-    @property
-    def outcome_label(self) -> str:
-        return str(OUTCOME_LABELS.get(self.outcome, ""))
 
 
 def recent_games(player: Player, limit: int = 30) -> list[PlayedGame]:
@@ -494,13 +476,4 @@ def members_version(club: Club) -> str:
 def ratings_version() -> str:
     """Changes whenever ratings are written (cache keys of the rating pages use it)."""
     row = RatingsLedger.objects.filter(pk=1).values_list("computed_at", "games").first()
-    return _version(*row) if row is not None else "0"
-
-
-def ratings_version_of(player: Player) -> str:
-    """:func:`ratings_version` as read with a player by :func:`player_by_handle`."""
-    return _version(player.ratings_at, player.ratings_games)  # type: ignore[attr-defined]
-
-
-def _version(computed_at: Any, games: int | None) -> str:
-    return "0" if computed_at is None else f"{computed_at.timestamp():.6f}-{games}"
+    return "0" if row is None or row[0] is None else f"{row[0].timestamp():.6f}-{row[1]}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from decimal import Decimal
 from typing import Any
+from urllib.parse import quote
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -42,18 +43,30 @@ def public_event(request: HttpRequest, club_slug: str, event_slug: str) -> Event
 
 
 def standings_rows(event: Event, precedence: list[str]) -> list[dict[str, Any]]:
-    """The standings table's rows as the template shows them (numbers as the reader
-    writes them, each line's reason in words)."""
+    """The standings table's rows, formatted for the template to place (numbers as the
+    reader writes them, each line's reason in words): fast for events of hundreds."""
     rows = selectors.standing_lines(event)
     columns = [k for k in precedence if k != "points"]
+    players = player_prefix()
+    points = reverse("results:standings", args=[event.club.slug, event.slug])
     words = Words()
     out = []
     for i, row in enumerate(rows):
         below = rows[i + 1] if i + 1 < len(rows) else None
         metrics = row.metrics or {}
+        link = quote(row.handle)
         out.append(
             {
-                "line": row,
+                "handle": row.handle,
+                "name": row.display_name,
+                "player_url": f"{players}{link}/" if row.display_name is not None else "",
+                "points_url": f"{points}{link}/",
+                "rank": str(row.rank),
+                "tied": row.tied,
+                # Decimals as a template shows them: every place kept, the reader's mark.
+                "points": str(row.points).replace(".", words.decimal),
+                "games": str(row.games),
+                "ci": str(row.ci).replace(".", words.decimal),
                 "why": explain(row, below, words),
                 "cells": [words.number(metrics.get(k)) for k in columns],
             }
@@ -74,11 +87,7 @@ def standings(request: HttpRequest, club_slug: str, event_slug: str) -> HttpResp
     if rows_html is None:
         rows_html = render_to_string(
             "results/_standings_rows.html",
-            {
-                "rows": standings_rows(event, precedence),
-                "player_prefix": player_prefix(),
-                "points_prefix": reverse("results:standings", args=[event.club.slug, event.slug]),
-            },
+            {"rows": standings_rows(event, precedence)},
         )
         cache.set(key, rows_html, 600)
     return render(
