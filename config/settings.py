@@ -70,6 +70,7 @@ MIDDLEWARE = [
     "config.accounts.middleware.RequireTwoFactorMiddleware",  # staff when OTP_REQUIRED_FOR_STAFF
     "config.middleware.ProfileLanguageMiddleware",  # profile > cookie > browser
     "django.contrib.messages.middleware.MessageMiddleware",
+    "league.errors.UserErrorMiddleware",  # a page's UserError: message and back, or its page
     "league.middleware.RequestTimezoneMiddleware",  # a club's time zone ends with its request
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",  # answers a locked-out log-in with 429
@@ -310,6 +311,7 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
+    "EXCEPTION_HANDLER": "league.errors.api_exception_handler",  # UserError: status + code
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tianhei API",

@@ -1,4 +1,12 @@
-"""The league's user-fixable errors: translated, saying what to do. Anything else is a bug."""
+"""The one user-fixable error of the site, and its answers.
+
+A service refuses with :class:`UserError`: a stable ``code``, its ``params`` (plain JSON
+values) and an HTTP ``status``; its ``message`` is the sentence in the active language,
+rendered from a template and the params when read (Zulip's ``JsonableError``, Django's
+``ValidationError(code=, params=)``). It is turned into an answer in one place per kind
+of request: :func:`api_exception_handler` (DRF's ``EXCEPTION_HANDLER``) for the API, and
+:class:`UserErrorMiddleware` for pages. Anything else is a bug.
+"""
 
 from __future__ import annotations
 
@@ -6,26 +14,72 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
-from django.utils.functional import lazy
-from django.utils.translation import gettext as _
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.functional import Promise, lazy
+from django.utils.translation import gettext_lazy
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
 
 from league.i18n import import_problem_text
+from league.inputs import safe_back
 
 
-class LeagueError(ValueError):
-    """Something the user can fix; ``message`` is already translated."""
+class UserError(Exception):
+    """Something the user can fix.
 
-    def __init__(self, message: str, *, code: str = "invalid") -> None:
-        super().__init__(message)
-        self.message = message
+    ``message`` is a template (usually ``gettext``/``gettext_lazy`` of a sentence with
+    ``%(name)s`` placeholders) filled from ``params``; ``code`` is what clients and tests
+    match on; ``status`` is the HTTP status of the answer (400, 403, 404, 409…).
+    Subclasses add data to the answer through :meth:`extra`."""
+
+    status: int = 400
+
+    def __init__(
+        self,
+        message: str | Promise,
+        *,
+        code: str,
+        params: Mapping[str, Any] | None = None,
+        status: int | None = None,
+    ) -> None:
+        self.template = message
         self.code = code
+        self.params: dict[str, Any] = dict(params or {})
+        if status is not None:
+            self.status = status
+        super().__init__(code)
+
+    @property
+    def message(self) -> str:
+        text = str(self.template)
+        return text % self.params if self.params else text
+
+    def __str__(self) -> str:
+        return self.message
+
+    def extra(self) -> dict[str, Any]:
+        """More fields for the API answer (a subclass's data)."""
+        return {}
+
+    def data(self) -> dict[str, Any]:
+        """The API answer's body: ``detail`` (the sentence), ``code``, ``params``."""
+        return {"detail": self.message, "code": self.code, "params": self.params, **self.extra()}
+
+
+class LeagueError(UserError):
+    """TRANSITIONAL (removed while #17 stage 2 converts the raise sites): the old root."""
+
+    def __init__(self, message: str | Promise, *, code: str = "invalid") -> None:
+        super().__init__(message, code=code)
 
 
 def require(allowed: bool) -> None:
     """Refuse (403) unless ``allowed``: the permission check every service starts with."""
     if not allowed:
-        raise PermissionDenied(_("You may not do this."))
+        raise UserError(gettext_lazy("You may not do this."), code="not_allowed", status=403)
 
 
 @dataclass(frozen=True)
@@ -58,9 +112,70 @@ class ImportProblem(RowProblem):
 _problem_text_lazy = lazy(import_problem_text, str)
 
 
-class CsvImportError(LeagueError):
+def problem_dict(problem: RowProblem) -> dict[str, Any]:
+    """An import problem for the API: where (row, column), what (code, params) and the
+    sentence in the reader's language."""
+    if isinstance(problem, ImportProblem):
+        return {
+            "row": problem.row,
+            "column": problem.column,
+            "code": problem.code,
+            "params": dict(problem.params),
+            "message": import_problem_text(problem.code, problem.params),
+        }
+    return {"row": problem.row, "column": problem.column, "message": problem.message}
+
+
+class CsvImportError(UserError):
     """The file has problems; nothing was saved. ``problems`` lists every one."""
 
-    def __init__(self, message: str, problems: Iterable[RowProblem]) -> None:
+    def __init__(self, message: str | Promise, problems: Iterable[RowProblem]) -> None:
         super().__init__(message, code="csv")
         self.problems = tuple(problems)
+
+    def extra(self) -> dict[str, Any]:
+        return {"problems": [problem_dict(p) for p in self.problems]}
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF's ``EXCEPTION_HANDLER``: a :class:`UserError` is answered with its status and
+    :meth:`UserError.data`, plus what the view adds for it (``error_data(exc)``, e.g. the
+    current game beside a stale revision); everything else as DRF does."""
+    if isinstance(exc, UserError):
+        data = exc.data()
+        view = context.get("view")
+        add = getattr(view, "error_data", None)
+        if callable(add):
+            data.update(add(exc))
+        return Response(data, status=exc.status)
+    return drf_exception_handler(exc, context)
+
+
+#: Statuses answered with an error page even after a POST: going back would not help.
+_ERROR_PAGE_STATUSES = frozenset({403, 404})
+
+
+class UserErrorMiddleware:
+    """Pages' answer to a :class:`UserError`: a refused POST (400, 409…) shows the sentence
+    as a message back where the user came from; a refusal of who is asking (403) or of what
+    is asked for (404), and any refused GET, gets an error page with its status."""
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        return self.get_response(request)  # type: ignore[no-any-return]
+
+    def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
+        if not isinstance(exc, UserError):
+            return None
+        if request.method == "POST" and exc.status not in _ERROR_PAGE_STATUSES:
+            messages.error(request, exc.message)
+            back = safe_back(
+                request,
+                request.POST.get("next"),
+                request.META.get("HTTP_REFERER"),
+                default=reverse("home"),
+            )
+            return redirect(back)
+        return render(request, "user_error.html", {"error": exc}, status=exc.status)
