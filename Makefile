@@ -49,7 +49,7 @@ lint: bootstrap
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy engine
-	$(VENV)/bin/mypy config league games
+	$(VENV)/bin/mypy config league games results
 	$(VENV)/bin/lint-imports
 
 format: bootstrap
