@@ -12,13 +12,15 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import models
 from django.db.models import Model, QuerySet
 
 from league.clubs.models import Club
 
-if TYPE_CHECKING:  # for the annotation only: the log sits below the events that write it
+if TYPE_CHECKING:  # for the annotations only: the log sits below the events that write it
     from league.events.models import Event
+    from league.permissions import Viewer
 
 
 class AuditEntry(models.Model):
@@ -42,10 +44,10 @@ class AuditEntry(models.Model):
 
 
 def audit(
-    actor: Any, action: str, target: Model, *, event: Event | None = None, **data: Any
+    actor: Viewer, action: str, target: Model, *, event: Event | None = None, **data: Any
 ) -> AuditEntry:
     """Append one audit entry: who (``actor``) did ``action`` to ``target``, with details."""
-    user = actor if actor is not None and getattr(actor, "is_authenticated", False) else None
+    user = actor if isinstance(actor, User) and actor.is_authenticated else None
     return AuditEntry.objects.create(
         actor=user,
         action=action,

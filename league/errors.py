@@ -10,16 +10,17 @@ of request: :func:`api_exception_handler` (DRF's ``EXCEPTION_HANDLER``) for the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib import messages
+from django.db.models import Choices
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.functional import Promise, lazy
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -33,7 +34,11 @@ class UserError(Exception):
     ``message`` is a template (usually ``gettext``/``gettext_lazy`` of a sentence with
     ``%(name)s`` placeholders) filled from ``params``; ``code`` is what clients and tests
     match on; ``status`` is the HTTP status of the answer (400, 403, 404, 409…).
-    Subclasses add data to the answer through :meth:`extra`."""
+    Subclasses add data to the answer through :meth:`extra`.
+
+    A parameter is shown by what it is: a status (a model's ``TextChoices`` member) by its
+    label in the reader's language, a list joined with the language's separator; the API
+    gives the plain values (the status's value, the list)."""
 
     status: int = 400
 
@@ -55,7 +60,9 @@ class UserError(Exception):
     @property
     def message(self) -> str:
         text = str(self.template)
-        return text % self.params if self.params else text
+        if not self.params:
+            return text
+        return text % {name: _shown(value) for name, value in self.params.items()}
 
     def __str__(self) -> str:
         return self.message
@@ -66,7 +73,8 @@ class UserError(Exception):
 
     def data(self) -> dict[str, Any]:
         """The API answer's body: ``detail`` (the sentence), ``code``, ``params``."""
-        return {"detail": self.message, "code": self.code, "params": self.params, **self.extra()}
+        params = {name: _plain(value) for name, value in self.params.items()}
+        return {"detail": self.message, "code": self.code, "params": params, **self.extra()}
 
 
 class LeagueError(UserError):
@@ -74,6 +82,48 @@ class LeagueError(UserError):
 
     def __init__(self, message: str | Promise, *, code: str = "invalid") -> None:
         super().__init__(message, code=code)
+
+
+def _shown(value: Any) -> Any:
+    """A parameter as the sentence shows it."""
+    if isinstance(value, Choices):
+        return str(value.label)
+    if isinstance(value, list | tuple):
+        return pgettext("list separator", ", ").join(str(_shown(v)) for v in value)
+    return value
+
+
+def _plain(value: Any) -> Any:
+    """A parameter as the API gives it: plain JSON values."""
+    if isinstance(value, Choices):
+        return value.value
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+def every_problem(problems: Sequence[UserError], *, code: str, status: int = 400) -> UserError:
+    """One refusal for several problems found together (validation reports every one): the
+    sentences of ``problems`` one after another, rendered when read; ``params["problems"]``
+    gives each one's ``code`` and ``params``."""
+    parts = tuple(problems)
+    # each part is rendered in the reader's language; "%" escaped for the outer rendering
+    joined = _joined_lazy(parts)
+    return UserError(
+        joined,
+        code=code,
+        params={"problems": [{"code": p.code, "params": p.params} for p in parts]},
+        status=status,
+    )
+
+
+def _joined(parts: tuple[UserError, ...]) -> str:
+    return " ".join(p.message for p in parts).replace("%", "%%")
+
+
+_joined_lazy = lazy(_joined, str)
 
 
 def require(allowed: bool) -> None:

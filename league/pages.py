@@ -1,5 +1,6 @@
 """What every league page shares: anonymous visitors are sent to log in, and a POST
-action turns a user-fixable error into a message and goes back where it came from."""
+action is a POST. A refusal (:class:`league.errors.UserError`) is answered by
+:class:`league.errors.UserErrorMiddleware`: a message, then back where the user came from."""
 
 from __future__ import annotations
 
@@ -7,14 +8,11 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect
-from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from league.errors import LeagueError
 from league.inputs import safe_back
 
 View = Callable[..., HttpResponseBase]
@@ -33,25 +31,8 @@ def login_first(view: View) -> View:
 
 
 def page_action(view: View) -> View:
-    """POST-only page action: a user-fixable error becomes a message, then back."""
-
-    @require_POST
-    @login_first
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        try:
-            return view(request, *args, **kwargs)
-        except LeagueError as exc:
-            messages.error(request, exc.message)
-            back = safe_back(
-                request,
-                request.POST.get("next"),
-                request.META.get("HTTP_REFERER"),
-                default=reverse("home"),
-            )
-            return redirect(back)
-
-    return wrapper
+    """A POST-only page action for a signed-in user (its refusals: the middleware's)."""
+    return require_POST(login_first(view))
 
 
 def back(request: HttpRequest, default: str) -> HttpResponse:

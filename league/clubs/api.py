@@ -15,11 +15,10 @@ from league.clubs import serializers as s
 from league.clubs.models import League, Player
 from league.clubs.services import create_player
 from league.names import name_filter
-from league.rest import SLUG, LeagueErrorsMixin, valid
+from league.rest import SLUG, valid
 
 
 class PlayerViewSet(
-    LeagueErrorsMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     viewsets.GenericViewSet[Player],

@@ -7,9 +7,8 @@ that the language preference, set by the switcher and applied by
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.contrib.auth.signals import user_logged_in
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -50,7 +49,7 @@ def preferred_language(user: object) -> str:
     return Preferences.objects.filter(user_id=pk).values_list("language", flat=True).first() or ""
 
 
-def save_language(user: Any, language: str) -> None:
+def save_language(user: User, language: str) -> None:
     """Remember ``language`` as the user's preference (one upsert)."""
     Preferences.objects.update_or_create(user_id=user.pk, defaults={"language": language})
 

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from django.db.models import QuerySet
 
 from league import permissions as perms
 from league.clubs.models import Club, Membership
+from league.permissions import Viewer
 
 
-def organised_clubs(user: Any) -> QuerySet[Club]:
+def organised_clubs(user: Viewer) -> QuerySet[Club]:
     if perms.is_site_admin(user):
         return Club.objects.all()
-    if not user.is_authenticated:
+    if user is None or not user.is_authenticated:
         return Club.objects.none()
     return Club.objects.filter(organisers__user=user)
 

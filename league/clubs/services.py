@@ -3,19 +3,20 @@ walk-in). Permission-checked and audited like every league write."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from django.core.exceptions import PermissionDenied
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _
 
 from league import permissions as perms
 from league.audit import audit
 from league.clubs.models import Club, Membership, Player
-from league.errors import LeagueError, require
-from league.i18n import import_problem_text
+from league.errors import UserError, every_problem, require
+from league.i18n import IMPORT_PROBLEMS
+from league.permissions import Viewer
 
 if TYPE_CHECKING:  # for the annotation only: events sit above clubs
     from league.events.models import Event
@@ -38,12 +39,12 @@ def player_problems(display_name: str, handle: str) -> list[tuple[str, str]]:
 
 @transaction.atomic
 def create_player(
-    actor: Any,
+    actor: Viewer,
     *,
     display_name: str,
     handle: str,
     club: Club | None = None,
-    user: Any = None,
+    user: User | None = None,
     event: Event | None = None,
 ) -> Player:
     """Create a player; organisers anywhere, or ``event``'s staff for a walk-in."""
@@ -54,15 +55,24 @@ def create_player(
     handle = handle.strip().lower()
     problems = player_problems(display_name, handle)
     if problems:
-        raise LeagueError(
-            " ".join(import_problem_text(code) for _column, code in problems), code="player"
+        raise every_problem(
+            [
+                UserError(IMPORT_PROBLEMS[code], code=code, params={"column": column})
+                for column, code in problems
+            ],
+            code="player",
         )
     if Player.objects.filter(handle=handle).exists():
-        raise LeagueError(
-            _("The handle @%(handle)s is taken.") % {"handle": handle}, code="handle_taken"
+        raise UserError(
+            _("The handle @%(handle)s is taken."),
+            code="handle_taken",
+            params={"handle": handle},
+            status=409,
         )
     if club is not None and not perms.is_club_organiser(actor, club):
-        raise PermissionDenied(_("Only a club's organisers add players to it."))
+        raise UserError(
+            _("Only a club's organisers add players to it."), code="not_allowed", status=403
+        )
     player = Player.objects.create(display_name=display_name.strip(), handle=handle, user=user)
     if club is not None:
         Membership.objects.create(player=player, club=club, joined=timezone.localdate())

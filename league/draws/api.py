@@ -3,11 +3,11 @@ the draw's actions (draw, measures, round moves, hand changes, referees, export)
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import status, viewsets
@@ -22,15 +22,16 @@ from league.draws import serializers as draw_s
 from league.draws import services as draw_services
 from league.draws.export import write_draw_csv
 from league.draws.models import DrawJob
-from league.errors import LeagueError
+from league.errors import UserError
 from league.events import selectors as event_selectors
 from league.events import serializers as event_s
 from league.events.api import EventViewSet
-from league.events.models import Table
-from league.rest import EVENT_ERRORS, LeagueErrorsMixin, valid
+from league.events.models import Round, Table
+from league.permissions import Viewer
+from league.rest import EVENT_ERRORS, valid
 
 
-class DrawJobViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[DrawJob]):
+class DrawJobViewSet(viewsets.GenericViewSet[DrawJob]):
     """A draw's progress, measures and outcome (event staff)."""
 
     queryset = DrawJob.objects.select_related("event__club")
@@ -69,7 +70,9 @@ class EventDrawViewSet(EventViewSet):
         rounds = event_selectors.visible_rounds(request.user, event)
         return Response(draw_selectors.measures_as_dict(draw_selectors.draw_measures(rounds)))
 
-    def _round_verb(self, request: Request, pk: str, number: str, verb: Any) -> Response:
+    def _round_verb(
+        self, request: Request, pk: str, number: str, verb: Callable[[Viewer, Round], object]
+    ) -> Response:
         event = self._event(perms.can_manage_event)
         verb(request.user, self._round(event, number))
         return self._round_body(request, pk, number)
@@ -105,7 +108,7 @@ class EventDrawViewSet(EventViewSet):
         handles = [data[k].strip().lstrip("@").lower() for k in ("a", "b")]
         players = {p.handle: p for p in Player.objects.filter(handle__in=handles)}
         if len(players) != 2:
-            raise LeagueError(_("Give the handles of two different players."), code="players")
+            raise UserError(_("Give the handles of two different players."), code="players")
         draw_services.swap_players(
             request.user, self._round(event, number), players[handles[0]], players[handles[1]]
         )

@@ -28,9 +28,10 @@ from engine.seating import SearchOptions, SeatingProblem, SeatingProblemError, d
 from league.audit import audit
 from league.clubs.selectors import current_clubs
 from league.draws.models import DrawJob
-from league.errors import LeagueError
+from league.engine_text.draws import LEAGUE
+from league.errors import UserError
 from league.events import lifecycle, selectors
-from league.events.models import Event, Registration, Round, Seat, Table
+from league.events.models import DRAWN_ROUND_STATUSES, Event, Registration, Round, Seat, Table
 from league.events.services import RELIEF_PERCENT, allowed_table_sizes, lock_event
 from league.i18n import draw_note_text, note
 
@@ -53,13 +54,23 @@ GENERIC_FAILURE = "league.draw.failed"
 Note = dict[str, Any]
 
 
-class DrawRefused(LeagueError):
-    """The league refuses to run or write a draw: a ``league.draw.*`` note the job stores,
-    and a :class:`LeagueError` (``code`` its last part) in the active language."""
+class DrawRefused(UserError):
+    """The league refuses to run or write a draw (409): a ``league.draw.*`` note the job
+    stores, and a :class:`UserError` (``code`` the note's last part, its ``params``) whose
+    sentence is the note's, in the language active when read."""
+
+    status = 409
 
     def __init__(self, code: str, params: Mapping[str, Any] | None = None) -> None:
         self.note = note(code, params)
-        super().__init__(draw_note_text(self.note), code=code.rpartition(".")[2])
+        super().__init__(LEAGUE[code], code=code.rpartition(".")[2], params=self.note["params"])
+
+    @property
+    def message(self) -> str:
+        return draw_note_text(self.note)
+
+    def extra(self) -> dict[str, Any]:
+        return {"note": self.note}
 
 
 def engine_note(message: Message | EngineError) -> Note:
@@ -99,7 +110,7 @@ def build_input(
     event: Event, from_round: int, to_round: int, seed: int, *, checked_in_only: bool = True
 ) -> DrawInput:
     """Load the event once and turn it into the engine's problem."""
-    earlier = selectors.event_rounds(event, ("draft", "confirmed", "released"))
+    earlier = selectors.event_rounds(event, DRAWN_ROUND_STATUSES)
     drawn = {
         r.number: tuple(tuple(str(s.player_id) for s in t.seats.all()) for t in r.tables.all())
         for r in earlier
@@ -131,7 +142,7 @@ def build_input(
         )
     if len(fixed) != from_round - 1:
         raise DrawRefused("league.draw.order")
-    regs = list(Registration.objects.filter(event=event, status="registered"))
+    regs = list(Registration.objects.filter(event=event, status=Registration.Status.REGISTERED))
     if checked_in_only:
         regs = [r for r in regs if r.checked_in_at is not None]
     if not regs:
@@ -206,7 +217,7 @@ def _progress_writer(job_id: int) -> Callable[[float], None]:
         if now - last[0] < PROGRESS_EVERY:
             return
         last[0] = now
-        DrawJob.objects.filter(pk=job_id, status="running").update(progress=fraction)
+        DrawJob.objects.filter(pk=job_id, status=DrawJob.Status.RUNNING).update(progress=fraction)
 
     return report
 
@@ -368,7 +379,7 @@ def run_draw_job(job_id: int, *, limit: float | None = None) -> DrawJob:
         _fail(job, exc.note)
     except EngineError as exc:
         _fail(job, engine_note(exc))
-    except Exception:  # a bug, or a LeagueError without a note: logged, the job says so
+    except Exception:  # a bug, or a refusal without a note: logged, the job says so
         log.exception("draw job %s failed", job_id)
         _fail(job, note(GENERIC_FAILURE))
     return job

@@ -11,14 +11,21 @@ from league.events.models import Event
 from league.i18n import draw_note_text
 
 
+class DrawJobStatus(models.TextChoices):
+    QUEUED = "queued", _("queued")
+    RUNNING = "running", _("running")
+    DONE = "done", _("done")
+    FAILED = "failed", _("failed")
+
+
+#: A draw job that has not ended yet (one at most per event).
+UNFINISHED = (DrawJobStatus.QUEUED, DrawJobStatus.RUNNING)
+
+
 class DrawJob(models.Model):
     """A draw running in the background, with its progress and, when done, its measures."""
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", _("queued")
-        RUNNING = "running", _("running")
-        DONE = "done", _("done")
-        FAILED = "failed", _("failed")
+    Status = DrawJobStatus
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="draw_jobs")
     from_round = models.PositiveSmallIntegerField()
@@ -52,7 +59,7 @@ class DrawJob(models.Model):
             ),
             models.UniqueConstraint(
                 fields=["event"],
-                condition=Q(status__in=["queued", "running"]),
+                condition=Q(status__in=UNFINISHED),
                 name="one_active_draw_job_per_event",
             ),
         ]

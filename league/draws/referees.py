@@ -7,14 +7,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _
 
 from engine.errors import EngineError
 from engine.referees import assign_referees
 from league.draws.bridge import time_limit
-from league.errors import LeagueError
+from league.errors import UserError
 from league.events import lifecycle, selectors
-from league.events.models import Event, Round, Table
+from league.events.models import DRAWN_ROUND_STATUSES, Event, Round, Table
 from league.i18n import engine_error_text
 
 
@@ -83,13 +83,15 @@ def reassign_referees(event: Event, seed: int) -> RefereeAssignment:
     """Assign referees to every draft round again (earlier rounds count as history).
 
     Referees placed by hand, and tables with recorded play, keep their referee."""
-    rounds = selectors.event_rounds(event, ("draft", "confirmed", "released"))
+    rounds = selectors.event_rounds(event, DRAWN_ROUND_STATUSES)
     drafts = [r for r in rounds if r.status == Round.Status.DRAFT]
     if not drafts:
-        raise LeagueError(_("There is no draft round to assign referees to."), code="no_draft")
+        raise UserError(
+            _("There is no draft round to assign referees to."), code="no_draft", status=409
+        )
     referees = list(event.referees.all())
     if not referees:
-        raise LeagueError(_("Add referees to the event first."), code="no_referees")
+        raise UserError(_("Add referees to the event first."), code="no_referees", status=409)
     first_draft = rounds.index(drafts[0])
     listed = {r.pk for r in referees}
     kept_rounds = rounds[:first_draft]
@@ -114,7 +116,12 @@ def reassign_referees(event: Event, seed: int) -> RefereeAssignment:
             time_limit=max(0.2, time_limit() / 2),
         )
     except EngineError as exc:
-        raise LeagueError(engine_error_text(exc), code="referees") from exc
+        raise UserError(
+            "%(error)s",
+            code="referees",
+            params={"error": engine_error_text(exc), "engine_code": exc.code},
+            status=409,
+        ) from exc
     kept = {
         k.pk
         for k in lifecycle.kept_tables(Table.objects.filter(round__in=drafts))

@@ -16,10 +16,6 @@ from league.draws.models import DrawJob
 from league.events.models import Event, Round
 
 
-def active_draw_job(event: Event) -> DrawJob | None:
-    return DrawJob.objects.filter(event=event, status__in=["queued", "running"]).first()
-
-
 def latest_draw_job(event: Event) -> DrawJob | None:
     return DrawJob.objects.filter(event=event).order_by("-created_at", "-pk").first()
 

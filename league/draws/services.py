@@ -7,30 +7,32 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
-from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from league import outages
 from league import permissions as perms
 from league.audit import audit
 from league.clubs.models import Player, Referee
 from league.draws import tasks
-from league.draws.models import DrawJob
+from league.draws.models import UNFINISHED, DrawJob
 from league.draws.referees import RefereeAssignment, reassign_referees
-from league.errors import LeagueError, require
+from league.errors import UserError, require
 from league.events import lifecycle
-from league.events.models import Event, Round, Seat, Table
+from league.events.models import Event, Round, RoundStatus, Seat, Table
 from league.events.selectors import avoid_pairs, referee_conflicts
-from league.events.services import change_event_status, lock_event
+from league.events.services import OPEN_STATUSES, change_event_status, lock_event
 from league.i18n import note
+from league.permissions import Viewer
 
 
 @transaction.atomic
 def request_draw(
-    actor: Any,
+    actor: Viewer,
     event: Event,
     *,
     from_round: int,
@@ -49,46 +51,57 @@ def request_draw(
     event = lock_event(event)
     to_round = to_round or event.rounds_count
     if not 1 <= from_round <= to_round <= event.rounds_count:
-        raise LeagueError(
-            _("Choose rounds between 1 and %(n)s.") % {"n": event.rounds_count}, code="rounds"
+        raise UserError(
+            _("Choose rounds between 1 and %(n)s."),
+            code="rounds",
+            params={"n": event.rounds_count},
         )
-    if event.status not in ("registration", "running"):
-        raise LeagueError(
-            _("Open registration before drawing (the event is %(status)s).")
-            % {"status": event.get_status_display()},
+    if event.status not in OPEN_STATUSES:
+        raise UserError(
+            _("Open registration before drawing (the event is %(status)s)."),
             code="status",
+            params={"status": Event.Status(event.status)},
+            status=409,
         )
     rounds = {r.number: r.status for r in event.rounds.all()}
     undrawn_before = [n for n in range(1, from_round) if rounds.get(n) == Round.Status.NONE]
     if undrawn_before:
-        raise LeagueError(
-            _("Draw round %(n)s first: earlier rounds must be drawn.") % {"n": undrawn_before[0]},
+        raise UserError(
+            _("Draw round %(n)s first: earlier rounds must be drawn."),
             code="order",
+            params={"n": undrawn_before[0]},
+            status=409,
         )
-    released = [n for n in range(from_round, to_round + 1) if rounds.get(n) == "released"]
+    released = [
+        n for n in range(from_round, to_round + 1) if rounds.get(n) == Round.Status.RELEASED
+    ]
     if released:
-        raise LeagueError(
-            _("Round %(n)s is released and cannot be redrawn; draw from round %(next)s.")
-            % {"n": released[-1], "next": released[-1] + 1},
+        raise UserError(
+            _("Round %(n)s is released and cannot be redrawn; draw from round %(next)s."),
             code="released",
+            params={"n": released[-1], "next": released[-1] + 1},
+            status=409,
         )
-    later = [n for n in range(to_round + 1, event.rounds_count + 1) if rounds.get(n) != "none"]
+    later = [
+        n for n in range(to_round + 1, event.rounds_count + 1) if rounds.get(n) != Round.Status.NONE
+    ]
     if later:
-        raise LeagueError(
-            _("Round %(n)s is already drawn; redraw through the last round instead.")
-            % {"n": later[0]},
+        raise UserError(
+            _("Round %(n)s is already drawn; redraw through the last round instead."),
             code="later_drawn",
+            params={"n": later[0]},
+            status=409,
         )
     _expire_stale_jobs(event)
-    if DrawJob.objects.filter(event=event, status__in=["queued", "running"]).exists():
-        raise LeagueError(_("A draw is already running for this event."), code="busy")
+    if DrawJob.objects.filter(event=event, status__in=UNFINISHED).exists():
+        raise UserError(_("A draw is already running for this event."), code="busy", status=409)
     job = DrawJob.objects.create(
         event=event,
         from_round=from_round,
         to_round=to_round,
         seed=secrets.randbelow(2**31) if seed is None else seed,
         checked_in_only=checked_in_only,
-        requested_by=actor if getattr(actor, "is_authenticated", False) else None,
+        requested_by=actor if isinstance(actor, User) and actor.is_authenticated else None,
     )
     audit(
         actor,
@@ -122,7 +135,7 @@ STALE_DRAW_AFTER = timedelta(minutes=15)
 def _expire_stale_jobs(event: Event) -> None:
     stale = DrawJob.objects.filter(
         event=event,
-        status__in=["queued", "running"],
+        status__in=UNFINISHED,
         created_at__lt=timezone.now() - STALE_DRAW_AFTER,
     )
     for job in stale:
@@ -133,23 +146,24 @@ def _expire_stale_jobs(event: Event) -> None:
         audit(None, "draw.expired", job, event=event)
 
 
-def _editable_round(actor: Any, rnd: Round) -> Round:
+def _editable_round(actor: Viewer, rnd: Round) -> Round:
     """The round, locked, if its seats may change by hand: a draft (before it is public)
     or a released round (event-day substitutions at tables not yet played)."""
     require(perms.can_manage_event(actor, rnd.event))
     lock_event(rnd.event)
     rnd.refresh_from_db()
     if rnd.status not in (Round.Status.DRAFT, Round.Status.RELEASED):
-        raise LeagueError(
-            _("Round %(n)s is %(status)s: reopen it to change it by hand.")
-            % {"n": rnd.number, "status": rnd.get_status_display()},
+        raise UserError(
+            _("Round %(n)s is %(status)s: reopen it to change it by hand."),
             code="not_draft",
+            params={"n": rnd.number, "status": Round.Status(rnd.status)},
+            status=409,
         )
     return rnd
 
 
 @transaction.atomic
-def swap_players(actor: Any, rnd: Round, player_a: Player, player_b: Player) -> list[int]:
+def swap_players(actor: Viewer, rnd: Round, player_a: Player, player_b: Player) -> list[int]:
     """Exchange two players' seats (tables and seat numbers); both seats become pinned.
 
     Refused at a table with recorded play. Returns the table numbers affected."""
@@ -161,17 +175,17 @@ def swap_players(actor: Any, rnd: Round, player_a: Player, player_b: Player) -> 
         )
     }
     if player_a.pk == player_b.pk:
-        raise LeagueError(_("Give the handles of two different players."), code="same_player")
+        raise UserError(_("Give the handles of two different players."), code="same_player")
     missing = [p for p in (player_a, player_b) if p.pk not in seats]
     if missing:
-        raise LeagueError(
-            _("%(player)s has no seat in round %(n)s.")
-            % {"player": missing[0].display_name, "n": rnd.number},
+        raise UserError(
+            _("%(player)s has no seat in round %(n)s."),
             code="not_seated",
+            params={"player": missing[0].display_name, "n": rnd.number},
         )
     a, b = seats[player_a.pk], seats[player_b.pk]
     lifecycle.refuse_if_played(
-        Table.objects.filter(pk__in=[a.table_id, b.table_id]), _("swap these players")
+        Table.objects.filter(pk__in=[a.table_id, b.table_id]), gettext("swap these players")
     )
 
     avoid = avoid_pairs(rnd.event)
@@ -181,9 +195,10 @@ def swap_players(actor: Any, rnd: Round, player_a: Player, player_b: Player) -> 
         mates = Seat.objects.filter(table_id=table_id).exclude(pk=other.pk)
         for mate in mates.values_list("player_id", flat=True):
             if (min(mover.player_id, mate), max(mover.player_id, mate)) in avoid:
-                raise LeagueError(
+                raise UserError(
                     _("This swap seats two players who must not meet at one table."),
                     code="avoid",
+                    status=409,
                 )
     a_table, a_number = a.table_id, a.number
     # Free one seat first so the unique (table, seat) constraint holds at every step.
@@ -205,7 +220,7 @@ def swap_players(actor: Any, rnd: Round, player_a: Player, player_b: Player) -> 
 
 
 @transaction.atomic
-def move_referee(actor: Any, table: Table, referee: Referee | None) -> list[int]:
+def move_referee(actor: Viewer, table: Table, referee: Referee | None) -> list[int]:
     """Give ``table`` to ``referee``; if they judge another table that round, swap them.
 
     The referees placed this way are pinned (automatic assignment keeps them). Refused at
@@ -214,31 +229,35 @@ def move_referee(actor: Any, table: Table, referee: Referee | None) -> list[int]
     table.refresh_from_db()
     if referee is not None:
         if not rnd.event.referees.filter(pk=referee.pk).exists():
-            raise LeagueError(_("That referee is not on this event's list."), code="not_listed")
+            raise UserError(_("That referee is not on this event's list."), code="not_listed")
 
         players = set(table.seats.values_list("player_id", flat=True))
         blocked = {p for r, p in referee_conflicts(rnd.event, [referee]) if r == referee.pk}
         if players & blocked:
-            raise LeagueError(
-                _("%(ref)s may not judge a player at this table (own club or declared conflict).")
-                % {"ref": referee},
+            raise UserError(
+                _("%(ref)s may not judge a player at this table (own club or declared conflict)."),
                 code="referee_conflict",
+                params={"ref": str(referee)},
+                status=409,
             )
     before = table.referee_id
     other = None
     if referee is not None:
         other = Table.objects.filter(round=rnd, referee=referee).exclude(pk=table.pk).first()
     affected = [table.pk] + ([other.pk] if other is not None else [])
-    lifecycle.refuse_if_played(Table.objects.filter(pk__in=affected), _("change this referee"))
+    lifecycle.refuse_if_played(
+        Table.objects.filter(pk__in=affected), gettext("change this referee")
+    )
     if other is not None and before is not None:
         displaced = Referee.objects.get(pk=before)
         others = set(other.seats.values_list("player_id", flat=True))
         blocked = {p for r, p in referee_conflicts(rnd.event, [displaced]) if r == before}
         if others & blocked:
-            raise LeagueError(
-                _("%(ref)s would move to table %(n)s, where they may not judge a player.")
-                % {"ref": displaced, "n": other.number},
+            raise UserError(
+                _("%(ref)s would move to table %(n)s, where they may not judge a player."),
                 code="referee_conflict",
+                params={"ref": str(displaced), "n": other.number},
+                status=409,
             )
     if other is not None:
         Table.objects.filter(pk=other.pk).update(referee=None)
@@ -260,7 +279,7 @@ def move_referee(actor: Any, table: Table, referee: Referee | None) -> list[int]
 
 
 @transaction.atomic
-def unpin_round(actor: Any, rnd: Round) -> int:
+def unpin_round(actor: Viewer, rnd: Round) -> int:
     """Let automatic assignment and redraws change this round's hand-placed entries again.
 
     Returns how many tables had pins."""
@@ -274,12 +293,15 @@ def unpin_round(actor: Any, rnd: Round) -> int:
     return len(pinned)
 
 
-def _set_round_status(actor: Any, rnd: Round, to: str, allowed_from: tuple[str, ...]) -> Round:
+def _set_round_status(
+    actor: Viewer, rnd: Round, to: RoundStatus, allowed_from: tuple[RoundStatus, ...]
+) -> Round:
     if rnd.status not in allowed_from:
-        raise LeagueError(
-            _("Round %(n)s is %(status)s and cannot become %(to)s.")
-            % {"n": rnd.number, "status": rnd.get_status_display(), "to": to},
+        raise UserError(
+            _("Round %(n)s is %(status)s and cannot become %(to)s."),
             code="bad_transition",
+            params={"n": rnd.number, "status": Round.Status(rnd.status), "to": to},
+            status=409,
         )
     before = rnd.status
     rnd.status = to
@@ -292,46 +314,48 @@ def _set_round_status(actor: Any, rnd: Round, to: str, allowed_from: tuple[str, 
     return rnd
 
 
-def _lock_round(actor: Any, rnd: Round) -> tuple[Event, Round]:
+def _lock_round(actor: Viewer, rnd: Round) -> tuple[Event, Round]:
     require(perms.can_manage_event(actor, rnd.event))
     event = lock_event(rnd.event)
     return event, Round.objects.get(pk=rnd.pk)
 
 
 @transaction.atomic
-def confirm_round(actor: Any, rnd: Round) -> Round:
+def confirm_round(actor: Viewer, rnd: Round) -> Round:
     event, rnd = _lock_round(actor, rnd)
-    if DrawJob.objects.filter(event=event, status__in=["queued", "running"]).exists():
-        raise LeagueError(_("Wait for the running draw to finish."), code="busy")
+    if DrawJob.objects.filter(event=event, status__in=UNFINISHED).exists():
+        raise UserError(_("Wait for the running draw to finish."), code="busy", status=409)
     return _set_round_status(actor, rnd, Round.Status.CONFIRMED, (Round.Status.DRAFT,))
 
 
 @transaction.atomic
-def reopen_round(actor: Any, rnd: Round) -> Round:
+def reopen_round(actor: Viewer, rnd: Round) -> Round:
     """Confirmed → draft, to swap players or referees again."""
     _event, rnd = _lock_round(actor, rnd)
     return _set_round_status(actor, rnd, Round.Status.DRAFT, (Round.Status.CONFIRMED,))
 
 
 @transaction.atomic
-def release_round(actor: Any, rnd: Round) -> Round:
+def release_round(actor: Viewer, rnd: Round) -> Round:
     """Confirmed → released: the round becomes public. Releasing the first starts the event."""
     event, rnd = _lock_round(actor, rnd)
-    earlier = event.rounds.filter(number__lt=rnd.number).exclude(status="released")
+    earlier = event.rounds.filter(number__lt=rnd.number).exclude(status=Round.Status.RELEASED)
     if earlier.exists():
-        raise LeagueError(
-            _("Release round %(n)s first.") % {"n": earlier.order_by("number")[0].number},
+        raise UserError(
+            _("Release round %(n)s first."),
             code="order",
+            params={"n": earlier.order_by("number")[0].number},
+            status=409,
         )
     if event.status == Event.Status.REGISTRATION:
         change_event_status(actor, event, Event.Status.RUNNING)
     elif event.status != Event.Status.RUNNING:
-        raise LeagueError(_("Only a running event releases rounds."), code="status")
+        raise UserError(_("Only a running event releases rounds."), code="status", status=409)
     return _set_round_status(actor, rnd, Round.Status.RELEASED, (Round.Status.CONFIRMED,))
 
 
 @transaction.atomic
-def assign_referees(actor: Any, event: Event, *, seed: int | None = None) -> RefereeAssignment:
+def assign_referees(actor: Viewer, event: Event, *, seed: int | None = None) -> RefereeAssignment:
     """Re-assign referees to every draft round's tables with the engine, keeping referees
     placed by hand (a :class:`league.draws.referees.RefereeAssignment`)."""
     require(perms.can_manage_event(actor, event))

@@ -11,7 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET
 
 from league import permissions as perms
@@ -20,7 +20,7 @@ from league.draws import selectors as draw_selectors
 from league.draws import services
 from league.draws.export import write_draw_csv
 from league.draws.forms import DrawForm, SwapForm
-from league.errors import LeagueError
+from league.errors import UserError
 from league.events import lifecycle
 from league.events import selectors as event_selectors
 from league.events.forms import RoundStartForm
@@ -64,7 +64,7 @@ def draw_page(request: HttpRequest, pk: int) -> HttpResponse:
     can_manage = perms.can_manage_event(request.user, event)
     rounds = event_selectors.visible_rounds(request.user, event)
     all_rounds = list(Round.objects.filter(event=event).order_by("number"))
-    next_round = next((r.number for r in all_rounds if r.status == "none"), None)
+    next_round = next((r.number for r in all_rounds if r.status == Round.Status.NONE), None)
     return render(
         request,
         "league/draw.html",
@@ -86,7 +86,7 @@ def draw_start(request: HttpRequest, pk: int) -> HttpResponse:
     event = event_for(request, pk, perms.can_manage_event)
     form = DrawForm(request.POST)
     if not form.is_valid():
-        raise LeagueError(_("Choose the rounds to draw."))
+        raise UserError(gettext_lazy("Choose the rounds to draw."), code="rounds")
     data = form.cleaned_data
     job = services.request_draw(
         request.user,
@@ -152,14 +152,20 @@ def round_swap(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     rnd = get_object_or_404(Round.objects.select_related("event__club"), event=event, number=number)
     form = SwapForm(request.POST)
     if not form.is_valid():
-        raise LeagueError(_("Give two handles."))
+        raise UserError(gettext_lazy("Give two handles."), code="players")
     handles = [form.cleaned_data[k].strip().lstrip("@").lower() for k in ("a", "b")]
     players = {p.handle: p for p in Player.objects.filter(handle__in=handles)}
     unknown = [h for h in handles if h not in players]
     if unknown:
-        raise LeagueError(_("No player has the handle @%(handle)s.") % {"handle": unknown[0]})
+        raise UserError(
+            gettext_lazy("No player has the handle @%(handle)s."),
+            code="unknown_player",
+            params={"handle": unknown[0]},
+        )
     if len(players) != 2:
-        raise LeagueError(_("Give the handles of two different players."))
+        raise UserError(
+            gettext_lazy("Give the handles of two different players."), code="same_player"
+        )
     tables = services.swap_players(request.user, rnd, players[handles[0]], players[handles[1]])
     messages.success(
         request,

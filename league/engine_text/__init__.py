@@ -12,8 +12,9 @@ A row stored before codes kept its English only (``params`` null): ``stored_*`` 
 as stored rather than guess.
 
 The table is assembled from parts by concern (``records``, ``games``, ``scoring``,
-``draws``), like the engine's catalogue; ``tests/i18n`` renders every catalogue key in
-every language.
+``draws``), like the engine's catalogue: each part is a plain module of tables that imports
+nothing from this package, so this package imports them at its top. ``tests/i18n``
+renders every catalogue key in every language.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from django.utils.functional import Promise
 from django.utils.translation import pgettext, pgettext_lazy
 
 from engine.messages import PARAMS, ParamKind, message_key, render
+from league.engine_text import draws, games, records, scoring
 
 # --- the small words -----------------------------------------------------------------------
 
@@ -218,8 +220,8 @@ def stored_reason_text(item: Any) -> str:
 
 
 def _assemble() -> None:
-    from league.engine_text import draws, games, records, scoring
-
+    """The parts (plain tables of lazy sentences, importing nothing of this package) into
+    :data:`TEXT` and :data:`WORDS`; a key defined twice is a bug."""
     for part in (records, games, scoring, draws):
         for key in part.TEXT:
             if key in TEXT:

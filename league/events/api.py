@@ -1,18 +1,19 @@
 """The event side of the REST API (``/api/v1/``): the same services, selectors and
-permissions as the pages. Token or session auth; user-fixable errors answer 400 with
-``detail`` and ``code`` (and ``problems`` for a CSV import); events a user may not see
-answer 404.
+permissions as the pages. Token or session auth; a refusal answers with its status
+(400, 403, 409) and ``detail``, ``code``, ``params`` (and ``problems`` for a CSV import:
+:func:`league.errors.api_exception_handler`); events a user may not see answer 404.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
@@ -24,12 +25,13 @@ from league import permissions as perms
 from league.clubs import serializers as club_s
 from league.clubs.models import Club, Player
 from league.clubs.services import create_player
-from league.errors import LeagueError
+from league.errors import UserError
 from league.events import selectors, services
 from league.events import serializers as s
 from league.events.imports import import_players_csv
 from league.events.models import Event, Registration, Round
-from league.rest import EVENT_ERRORS, SLUG, LeagueErrorsMixin, valid
+from league.permissions import Viewer
+from league.rest import EVENT_ERRORS, SLUG, valid
 
 
 class ClubViewSet(viewsets.ReadOnlyModelViewSet[Club]):
@@ -65,11 +67,13 @@ def _player(handle: str) -> Player:
     handle = handle.strip().lstrip("@").lower()
     player = Player.objects.filter(handle=handle).first()
     if player is None:
-        raise LeagueError(_("No player @%(handle)s.") % {"handle": handle}, code="unknown_player")
+        raise UserError(
+            _("No player @%(handle)s."), code="unknown_player", params={"handle": handle}
+        )
     return player
 
 
-class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
+class EventViewSet(viewsets.GenericViewSet[Event]):
     """Events: settings, status, registrations, rounds and conflicts (the draw's actions
     join them in :class:`league.draws.api.EventDrawViewSet`)."""
 
@@ -82,7 +86,7 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
             "rounds", "referees__user", "staff"
         )
 
-    def _event(self, check: Any = None) -> Event:
+    def _event(self, check: Callable[[Viewer, Event], bool] | None = None) -> Event:
         event: Event = self.get_object()
         if check is not None and not check(self.request.user, event):
             raise PermissionDenied
@@ -104,7 +108,7 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
         data = valid(s.EventInputSerializer, request)
         club = data.pop("club", None)
         if club is None:
-            return Response({"detail": _("club is required"), "code": "required"}, status=400)
+            raise UserError(_("club is required"), code="required")
         event = services.create_event(request.user, club, **data)
         return Response(
             s.EventSerializer(event, context=viewer_context(request)).data,
@@ -165,8 +169,10 @@ class EventViewSet(LeagueErrorsMixin, viewsets.GenericViewSet[Event]):
         player = Player.objects.filter(handle=handle).first()
         if player is None:
             if not data.get("display_name"):
-                raise LeagueError(
-                    f"No player @{handle}; give display_name to create them.", code="unknown_player"
+                raise UserError(
+                    _("No player @%(handle)s; give a display name to create them."),
+                    code="unknown_player",
+                    params={"handle": handle},
                 )
             if not perms.can_staff_event(request.user, event):
                 raise PermissionDenied

@@ -14,7 +14,7 @@ from django.utils.translation import pgettext
 from engine.scoring import PROFILES
 from engine.standings import DEFAULT_PRECEDENCE, METRICS
 from league.clubs.models import Referee
-from league.events.models import Event, Round
+from league.events.models import Event
 from league.events.services import RELIEF_PERCENT
 from league.i18n import metric_label, ruleset_choices
 from league.widgets import DATETIME_FORMATS, DateInput, DateTimeInput
@@ -168,7 +168,3 @@ class AddPlayerForm(forms.Form):
     display_name = forms.CharField(
         label=_("Display name (new players)"), max_length=120, required=False
     )
-
-
-def rounds_choices(event: Event) -> list[tuple[int, str]]:
-    return [(r.number, str(r.number)) for r in Round.objects.filter(event=event)]

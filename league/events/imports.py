@@ -7,20 +7,20 @@ import csv
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _
 
 from league import permissions as perms
 from league.audit import audit
 from league.clubs.models import Club, Membership, Player
 from league.clubs.services import player_problems
-from league.errors import CsvImportError, ImportProblem, LeagueError, RowProblem, require
+from league.errors import CsvImportError, ImportProblem, RowProblem, UserError, require
 from league.events.models import Event, Registration
 from league.events.services import lock_event
+from league.permissions import Viewer
 
 
 def _row_order(problem: RowProblem) -> tuple[int, str]:
@@ -28,7 +28,7 @@ def _row_order(problem: RowProblem) -> tuple[int, str]:
 
 
 def _membership_problems(
-    actor: Any, claims: Sequence[tuple[int, str, Club | None]], existing: dict[str, Player]
+    actor: Viewer, claims: Sequence[tuple[int, str, Club | None]], existing: dict[str, Player]
 ) -> list[RowProblem]:
     """A known player's club changes only by a club they belong to (or by themselves):
     another club's file cannot claim them."""
@@ -65,7 +65,7 @@ class ImportResult:
 
 @transaction.atomic
 def import_players_csv(
-    actor: Any, event: Event, data: str | bytes, *, check_in: bool = False
+    actor: Viewer, event: Event, data: str | bytes, *, check_in: bool = False
 ) -> ImportResult:
     """Create (or find by handle) and register every player of a CSV file.
 
@@ -89,8 +89,10 @@ def import_players_csv(
             ],
         )
     event = lock_event(event)
-    if event.status not in ("draft", "registration", "running"):
-        raise LeagueError(_("Players cannot be added to a finished event."), code="closed")
+    if event.status == Event.Status.FINISHED:
+        raise UserError(
+            _("Players cannot be added to a finished event."), code="closed", status=409
+        )
     if isinstance(data, bytes):
         try:
             text = data.decode("utf-8-sig")

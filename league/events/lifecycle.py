@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from league.errors import LeagueError
+from league.errors import UserError
 from league.events.models import Event, Table
 
 #: Given some tables, the pks of those whose game has a version or a sheet step.
@@ -93,11 +94,16 @@ def refuse_if_played(tables: QuerySet[Table], doing: str) -> None:
         names = ", ".join(
             _("round %(r)s table %(t)s") % {"r": k.round, "t": k.number} for k in played
         )
-        raise LeagueError(
-            _(
+        raise UserError(
+            gettext_lazy(
                 "Cannot %(doing)s: a game is recorded at %(tables)s. Its seats and referee "
                 "stay as they are unless an organiser voids that game (with a reason) first."
-            )
-            % {"doing": doing, "tables": names},
+            ),
             code="played",
+            params={
+                "doing": str(doing),
+                "tables": names,
+                "played": [{"round": k.round, "table": k.number} for k in played],
+            },
+            status=409,
         )

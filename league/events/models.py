@@ -16,12 +16,15 @@ from django.utils.translation import gettext_lazy as _
 from league.clubs.models import Club, Player, Referee, Season
 
 
+class EventStatus(models.TextChoices):
+    DRAFT = "draft", _("draft")
+    REGISTRATION = "registration", _("registration")
+    RUNNING = "running", _("running")
+    FINISHED = "finished", _("finished")
+
+
 class Event(models.Model):
-    class Status(models.TextChoices):
-        DRAFT = "draft", _("draft")
-        REGISTRATION = "registration", _("registration")
-        RUNNING = "running", _("running")
-        FINISHED = "finished", _("finished")
+    Status = EventStatus
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="events")
     season = models.ForeignKey(
@@ -79,7 +82,7 @@ class Event(models.Model):
                 name="event_registration_window",
             ),
             models.CheckConstraint(
-                condition=Q(status__in=["draft", "registration", "running", "finished"]),
+                condition=Q(status__in=EventStatus.values),
                 name="event_status_valid",
             ),
         ]
@@ -88,10 +91,13 @@ class Event(models.Model):
         return self.name
 
 
+class RegistrationStatus(models.TextChoices):
+    REGISTERED = "registered", _("registered")
+    WITHDRAWN = "withdrawn", _("withdrawn")
+
+
 class Registration(models.Model):
-    class Status(models.TextChoices):
-        REGISTERED = "registered", _("registered")
-        WITHDRAWN = "withdrawn", _("withdrawn")
+    Status = RegistrationStatus
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="registrations")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
@@ -107,11 +113,11 @@ class Registration(models.Model):
                 fields=["event", "player"], name="one_registration_per_player_per_event"
             ),
             models.CheckConstraint(
-                condition=Q(status__in=["registered", "withdrawn"]),
+                condition=Q(status__in=RegistrationStatus.values),
                 name="registration_status_valid",
             ),
             models.CheckConstraint(
-                condition=Q(status="registered") | Q(checked_in_at__isnull=True),
+                condition=Q(status=RegistrationStatus.REGISTERED) | Q(checked_in_at__isnull=True),
                 name="withdrawn_registration_not_checked_in",
             ),
         ]
@@ -158,12 +164,19 @@ class RefereeConflict(models.Model):
         ]
 
 
+class RoundStatus(models.TextChoices):
+    NONE = "none", _("not drawn")
+    DRAFT = "draft", _("draft")
+    CONFIRMED = "confirmed", _("confirmed")
+    RELEASED = "released", _("released")
+
+
+#: The statuses of a round that has tables (drawn).
+DRAWN_ROUND_STATUSES = (RoundStatus.DRAFT, RoundStatus.CONFIRMED, RoundStatus.RELEASED)
+
+
 class Round(models.Model):
-    class Status(models.TextChoices):
-        NONE = "none", _("not drawn")
-        DRAFT = "draft", _("draft")
-        CONFIRMED = "confirmed", _("confirmed")
-        RELEASED = "released", _("released")
+    Status = RoundStatus
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField(_("round"))
@@ -177,11 +190,11 @@ class Round(models.Model):
             models.UniqueConstraint(fields=["event", "number"], name="unique_round_number"),
             models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
             models.CheckConstraint(
-                condition=Q(status__in=["none", "draft", "confirmed", "released"]),
+                condition=Q(status__in=RoundStatus.values),
                 name="round_status_valid",
             ),
             models.CheckConstraint(
-                condition=~Q(status="released") | Q(released_at__isnull=False),
+                condition=~Q(status=RoundStatus.RELEASED) | Q(released_at__isnull=False),
                 name="released_round_has_release_time",
             ),
         ]

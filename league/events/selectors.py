@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
@@ -29,11 +27,12 @@ from league.events.models import (
     Table,
 )
 from league.names import filter_by_name, initials_key, search_key, sort_key
+from league.permissions import Viewer
 
 
-def managed_events(user: Any) -> QuerySet[Event]:
+def managed_events(user: Viewer) -> QuerySet[Event]:
     """Events ``user`` organises or staffs, newest first."""
-    if not user.is_authenticated:
+    if user is None or not user.is_authenticated:
         return Event.objects.none()
     qs = Event.objects.select_related("club")
     if perms.is_site_admin(user):
@@ -41,9 +40,9 @@ def managed_events(user: Any) -> QuerySet[Event]:
     return qs.filter(Q(club__organisers__user=user) | Q(staff=user)).distinct()
 
 
-def refereed_events(user: Any) -> QuerySet[Event]:
+def refereed_events(user: Viewer) -> QuerySet[Event]:
     """Published events ``user`` is listed to referee."""
-    if not user.is_authenticated:
+    if user is None or not user.is_authenticated:
         return Event.objects.none()
     return public_events().filter(referees__user=user).order_by("-starts_on")
 
@@ -52,7 +51,7 @@ def public_events() -> QuerySet[Event]:
     return Event.objects.filter(status__in=perms.PUBLIC_EVENT_STATUSES).select_related("club")
 
 
-def visible_events(user: Any) -> QuerySet[Event]:
+def visible_events(user: Viewer) -> QuerySet[Event]:
     """Published events plus the drafts ``user`` staffs."""
     mine = managed_events(user).values("pk")
     return (
@@ -90,23 +89,12 @@ def event_rounds(event: Event, statuses: Sequence[str]) -> list[Round]:
 
 def public_rounds(event: Event) -> list[Round]:
     """The public release gate: released rounds only, for everybody, always."""
-    return event_rounds(event, ("released",))
+    return event_rounds(event, perms.PUBLIC_ROUND_STATUSES)
 
 
-def visible_rounds(user: Any, event: Event) -> list[Round]:
+def visible_rounds(user: Viewer, event: Event) -> list[Round]:
     """Rounds ``user`` may read in ``event`` (staff: drafts too; referees: confirmed)."""
     return event_rounds(event, perms.visible_round_statuses(user, event))
-
-
-def round_tables(rnd: Round) -> list[Table]:
-    """One round's tables in order, each with ``referee`` and ``seats`` (seat order) loaded."""
-    seats = Seat.objects.select_related("player").order_by("number")
-    return list(
-        Table.objects.filter(round=rnd)
-        .select_related("referee__user")
-        .prefetch_related(Prefetch("seats", queryset=seats))
-        .order_by("number")
-    )
 
 
 @dataclass
@@ -158,22 +146,26 @@ def registrations(event: Event, query: str = "") -> list[Registration]:
         reg.search_text = " ".join(  # type: ignore[attr-defined]
             [name.casefold(), reg.player.handle, search_key(name), initials_key(name)]
         )
-    regs.sort(key=lambda r: (r.status != "registered", sort_key(r.player.display_name)))
+    regs.sort(
+        key=lambda r: (r.status != Registration.Status.REGISTERED, sort_key(r.player.display_name))
+    )
     return regs
 
 
-def own_registration(user: Any, event: Event) -> Registration | None:
+def own_registration(user: Viewer, event: Event) -> Registration | None:
     """The signed-in player's own registration for ``event``, if any."""
-    if not user.is_authenticated:
+    if user is None or not user.is_authenticated:
         return None
     return Registration.objects.filter(event=event, player__user=user).first()
 
 
 def registration_counts(event: Event) -> dict[str, int]:
     data = Registration.objects.filter(event=event).aggregate(
-        registered=Count("pk", filter=Q(status="registered")),
-        checked_in=Count("pk", filter=Q(status="registered", checked_in_at__isnull=False)),
-        withdrawn=Count("pk", filter=Q(status="withdrawn")),
+        registered=Count("pk", filter=Q(status=Registration.Status.REGISTERED)),
+        checked_in=Count(
+            "pk", filter=Q(status=Registration.Status.REGISTERED, checked_in_at__isnull=False)
+        ),
+        withdrawn=Count("pk", filter=Q(status=Registration.Status.WITHDRAWN)),
     )
     return {k: int(v or 0) for k, v in data.items()}
 
@@ -222,9 +214,3 @@ def referee_conflicts(
         if ref.club_id is not None:
             pairs.update((ref.pk, p) for p in members.get(ref.club_id, ()))
     return pairs
-
-
-def round_start(event: Event, number: int) -> datetime | None:
-    return (
-        Round.objects.filter(event=event, number=number).values_list("starts_at", flat=True).first()
-    )

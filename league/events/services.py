@@ -1,11 +1,11 @@
 """Event writes: settings, status, schedule, registrations, check-in and conflicts.
 
 Each service takes the acting user first (``actor``), checks it with
-:mod:`league.permissions` (raising :class:`django.core.exceptions.PermissionDenied`),
-locks the event row (:func:`lock_event`) so concurrent changes to one event run one
-after another, validates the move (raising :class:`league.errors.LeagueError` with a
-translated message), writes, and appends an audit line (:func:`league.audit.audit`).
-Views and serializers never set a status themselves.
+:mod:`league.permissions` (:func:`league.errors.require`: a 403), locks the event row
+(:func:`lock_event`) so concurrent changes to one event run one after another, validates
+the move (raising :class:`league.errors.UserError` with a code, params and a status),
+writes, and appends an audit line (:func:`league.audit.audit`). Views and serializers
+never set a status themselves.
 """
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _
 
 from engine.errors import EngineError
 from engine.rulesets import get_ruleset
@@ -28,15 +29,17 @@ from engine.standings import validate_precedence
 from league import permissions as perms
 from league.audit import audit
 from league.clubs.models import Club, Player, Referee
-from league.errors import LeagueError, require
+from league.errors import UserError, every_problem, require
 from league.events.models import (
     Event,
+    EventStatus,
     PlayerConflict,
     RefereeConflict,
     Registration,
     Round,
 )
 from league.i18n import engine_error_text
+from league.permissions import Viewer
 
 
 def lock_event(event: Event) -> Event:
@@ -88,40 +91,61 @@ def allowed_table_sizes(event: Event) -> tuple[int, ...]:
 
 
 def validate_event_settings(event: Event) -> None:
-    """Every problem with the event's settings in one :class:`LeagueError`."""
-    problems: list[str] = []
+    """Every problem with the event's settings in one refusal (``event_settings``; each
+    problem's code in ``params["problems"]``)."""
+    problems: list[UserError] = []
     if event.ends_on and event.starts_on and event.ends_on < event.starts_on:
-        problems.append(_("The event cannot end before it starts."))
+        problems.append(UserError(_("The event cannot end before it starts."), code="dates"))
     if not 1 <= (event.rounds_count or 0) <= 30:
-        problems.append(_("The number of rounds must be between 1 and 30."))
+        problems.append(
+            UserError(_("The number of rounds must be between 1 and 30."), code="rounds_count")
+        )
     if not 6 <= event.min_table <= event.max_table <= 17:
-        problems.append(_("Table sizes must satisfy 6 ≤ smallest ≤ largest ≤ 17."))
+        problems.append(
+            UserError(
+                _("Table sizes must satisfy 6 ≤ smallest ≤ largest ≤ 17."), code="table_range"
+            )
+        )
     if (
         event.registration_opens
         and event.registration_closes
         and event.registration_closes < event.registration_opens
     ):
-        problems.append(_("Registration cannot close before it opens."))
+        problems.append(
+            UserError(_("Registration cannot close before it opens."), code="registration_dates")
+        )
     try:
         sizes = allowed_table_sizes(event)
         if not sizes and not problems:
             problems.append(
-                _("The ruleset deals cards for no table size between %(lo)s and %(hi)s.")
-                % {"lo": event.min_table, "hi": event.max_table}
+                UserError(
+                    _("The ruleset deals cards for no table size between %(lo)s and %(hi)s."),
+                    code="no_table_size",
+                    params={"lo": event.min_table, "hi": event.max_table},
+                )
             )
     except EngineError as exc:
-        problems.append(_("Ruleset: %(error)s") % {"error": engine_error_text(exc)})
+        problems.append(_engine_problem(_("Ruleset: %(error)s"), "ruleset", exc))
     try:
         get_profile(event.scoring_profile)
     except EngineError as exc:
-        problems.append(_("Scoring profile: %(error)s") % {"error": engine_error_text(exc)})
+        problems.append(_engine_problem(_("Scoring profile: %(error)s"), "scoring_profile", exc))
     if event.tiebreak_precedence:
         try:
             validate_precedence(event.tiebreak_precedence)
         except EngineError as exc:
-            problems.append(_("Tie-breaks: %(error)s") % {"error": engine_error_text(exc)})
+            problems.append(_engine_problem(_("Tie-breaks: %(error)s"), "tiebreaks", exc))
     if problems:
-        raise LeagueError(" ".join(problems), code="event_settings")
+        raise every_problem(problems, code="event_settings")
+
+
+def _engine_problem(template: Any, code: str, exc: EngineError) -> UserError:
+    """A setting the engine refused: its sentence, and the engine's code beside it."""
+    return UserError(
+        template,
+        code=code,
+        params={"error": engine_error_text(exc), "engine_code": exc.code},
+    )
 
 
 def _sync_rounds(event: Event, round_starts: Sequence[datetime | None] | None) -> None:
@@ -129,9 +153,10 @@ def _sync_rounds(event: Event, round_starts: Sequence[datetime | None] | None) -
     existing = {r.number: r for r in event.rounds.all()}
     extra = [r for n, r in existing.items() if n > event.rounds_count]
     if any(r.status != Round.Status.NONE for r in extra):
-        raise LeagueError(
+        raise UserError(
             _("Rounds that are already drawn cannot be removed; redraw them first."),
             code="rounds_drawn",
+            status=409,
         )
     Round.objects.filter(pk__in=[r.pk for r in extra]).delete()
     starts = list(round_starts or [])
@@ -150,11 +175,11 @@ def _sync_rounds(event: Event, round_starts: Sequence[datetime | None] | None) -
 
 @transaction.atomic
 def create_event(
-    actor: Any,
+    actor: Viewer,
     club: Club,
     *,
     round_starts: Sequence[datetime | None] | None = None,
-    staff: Iterable[Any] = (),
+    staff: Iterable[User] = (),
     referees: Iterable[Referee] = (),
     **fields: Any,
 ) -> Event:
@@ -167,13 +192,15 @@ def create_event(
         fields["slug"] = slugify(fields.get("name", ""))[:80] or secrets.token_hex(4)
     season = fields.get("season")
     if season is not None and season.league.club_id not in (None, club.pk):
-        raise LeagueError(_("That season belongs to another club's league."))
+        raise UserError(_("That season belongs to another club's league."), code="invalid")
     event = Event(club=club, **fields)
     validate_event_settings(event)
     if Event.objects.filter(club=club, slug=event.slug).exists():
-        raise LeagueError(
-            _("This club already has an event with the address “%(slug)s”.") % {"slug": event.slug},
+        raise UserError(
+            _("This club already has an event with the address “%(slug)s”."),
             code="slug_taken",
+            params={"slug": event.slug},
+            status=409,
         )
     event.save()
     event.staff.set(list(staff))
@@ -185,11 +212,11 @@ def create_event(
 
 @transaction.atomic
 def update_event(
-    actor: Any,
+    actor: Viewer,
     event: Event,
     *,
     round_starts: Sequence[datetime | None] | None = None,
-    staff: Iterable[Any] | None = None,
+    staff: Iterable[User] | None = None,
     referees: Iterable[Referee] | None = None,
     **fields: Any,
 ) -> Event:
@@ -200,19 +227,22 @@ def update_event(
     if unknown:
         raise TypeError(f"unknown event fields: {sorted(unknown)}")
     if event.status == Event.Status.FINISHED:
-        raise LeagueError(_("A finished event can no longer be edited."), code="finished")
+        raise UserError(_("A finished event can no longer be edited."), code="finished", status=409)
     drawn = event.rounds.exclude(status=Round.Status.NONE).exists()
     locked = {"ruleset", "ruleset_overrides", "min_table", "max_table"}
     changed = {k: v for k, v in fields.items() if getattr(event, k) != v}
     if drawn and locked & set(changed):
-        raise LeagueError(
-            _("Ruleset and table sizes cannot change once rounds are drawn."), code="drawn"
+        raise UserError(
+            _("Ruleset and table sizes cannot change once rounds are drawn."),
+            code="drawn",
+            status=409,
         )
     if "slug" in changed and Event.objects.filter(club=event.club, slug=changed["slug"]).exists():
-        raise LeagueError(
-            _("This club already has an event with the address “%(slug)s”.")
-            % {"slug": changed["slug"]},
+        raise UserError(
+            _("This club already has an event with the address “%(slug)s”."),
             code="slug_taken",
+            params={"slug": changed["slug"]},
+            status=409,
         )
     for key, value in changed.items():
         setattr(event, key, value)
@@ -228,7 +258,7 @@ def update_event(
 
 
 @transaction.atomic
-def set_round_start(actor: Any, rnd: Round, starts_at: datetime | None) -> Round:
+def set_round_start(actor: Viewer, rnd: Round, starts_at: datetime | None) -> Round:
     require(perms.can_manage_event(actor, rnd.event))
     lock_event(rnd.event)
     rnd.refresh_from_db()
@@ -239,24 +269,30 @@ def set_round_start(actor: Any, rnd: Round, starts_at: datetime | None) -> Round
     return rnd
 
 
-EVENT_TRANSITIONS: dict[str, tuple[str, ...]] = {
-    "draft": ("registration",),
-    "registration": ("draft", "running"),
-    "running": ("finished",),
-    "finished": (),
+EVENT_TRANSITIONS: dict[str, tuple[EventStatus, ...]] = {
+    Event.Status.DRAFT: (Event.Status.REGISTRATION,),
+    Event.Status.REGISTRATION: (Event.Status.DRAFT, Event.Status.RUNNING),
+    Event.Status.RUNNING: (Event.Status.FINISHED,),
+    Event.Status.FINISHED: (),
 }
 
+#: The statuses in which players register and check in.
+OPEN_STATUSES = (Event.Status.REGISTRATION, Event.Status.RUNNING)
 
-def change_event_status(actor: Any, event: Event, to: str) -> None:
+
+def change_event_status(actor: Viewer, event: Event, to: str) -> None:
     """The one guarded move of an event's status; the caller holds the row lock."""
     if to not in EVENT_TRANSITIONS.get(event.status, ()):
-        raise LeagueError(
-            _("An event cannot go from %(from)s to %(to)s.") % {"from": event.status, "to": to},
+        raise UserError(
+            _("An event cannot go from %(from)s to %(to)s."),
             code="bad_transition",
+            params={"from": Event.Status(event.status), "to": _status_or_text(to)},
         )
-    if to == "draft" and event.registrations.exists():
-        raise LeagueError(
-            _("Players have registered; the event cannot go back to draft."), code="has_players"
+    if to == Event.Status.DRAFT and event.registrations.exists():
+        raise UserError(
+            _("Players have registered; the event cannot go back to draft."),
+            code="has_players",
+            status=409,
         )
     before = event.status
     event.status = to
@@ -265,7 +301,7 @@ def change_event_status(actor: Any, event: Event, to: str) -> None:
 
 
 @transaction.atomic
-def transition_event(actor: Any, event: Event, to: str) -> Event:
+def transition_event(actor: Viewer, event: Event, to: str) -> Event:
     """Draft → registration → running → finished (and registration → draft while empty)."""
     require(perms.can_manage_event(actor, event))
     event = lock_event(event)
@@ -273,12 +309,19 @@ def transition_event(actor: Any, event: Event, to: str) -> Event:
     return event
 
 
-def _register(actor: Any, event: Event, player: Player) -> Registration:
+def _status_or_text(value: str) -> EventStatus | str:
+    """An event status asked for: the member (shown by its label) if it is one."""
+    return Event.Status(value) if value in Event.Status.values else value
+
+
+def _register(actor: Viewer, event: Event, player: Player) -> Registration:
     registration, created = Registration.objects.get_or_create(event=event, player=player)
     if not created and registration.status == Registration.Status.REGISTERED:
-        raise LeagueError(
-            _("%(player)s is already registered.") % {"player": player.display_name},
+        raise UserError(
+            _("%(player)s is already registered."),
             code="already_registered",
+            params={"player": player.display_name},
+            status=409,
         )
     if not created:
         registration.status = Registration.Status.REGISTERED
@@ -288,26 +331,26 @@ def _register(actor: Any, event: Event, player: Player) -> Registration:
 
 
 @transaction.atomic
-def register_player(actor: Any, event: Event, player: Player) -> Registration:
+def register_player(actor: Viewer, event: Event, player: Player) -> Registration:
     """Staff register anyone (registration or running); a player registers themselves."""
     own = player.user_id is not None and getattr(actor, "pk", None) == player.user_id
     staff = perms.can_staff_event(actor, event)
     require(staff or (own and perms.can_register_self(actor, event)))
     event = lock_event(event)
-    if event.status not in ("registration", "running"):
-        raise LeagueError(_("Registration for this event is not open."), code="closed")
+    if event.status not in OPEN_STATUSES:
+        raise UserError(_("Registration for this event is not open."), code="closed", status=409)
     return _register(actor, event, player)
 
 
 @transaction.atomic
-def withdraw(actor: Any, registration: Registration) -> Registration:
+def withdraw(actor: Viewer, registration: Registration) -> Registration:
     """Withdraw a player; already drawn rounds keep their seat until redrawn."""
     event = registration.event
     require(perms.can_withdraw(actor, event, registration.player.user_id))
     lock_event(event)
     registration.refresh_from_db()
     if registration.status == Registration.Status.WITHDRAWN:
-        raise LeagueError(_("This player has already withdrawn."), code="withdrawn")
+        raise UserError(_("This player has already withdrawn."), code="withdrawn", status=409)
     registration.status = Registration.Status.WITHDRAWN
     registration.checked_in_at = None
     registration.save(update_fields=["status", "checked_in_at"])
@@ -316,15 +359,15 @@ def withdraw(actor: Any, registration: Registration) -> Registration:
 
 
 @transaction.atomic
-def check_in(actor: Any, registration: Registration, *, undo: bool = False) -> Registration:
+def check_in(actor: Viewer, registration: Registration, *, undo: bool = False) -> Registration:
     event = registration.event
     require(perms.can_staff_event(actor, event))
     lock_event(event)
     registration.refresh_from_db()
     if registration.status != Registration.Status.REGISTERED:
-        raise LeagueError(_("A withdrawn player cannot check in."), code="withdrawn")
-    if event.status not in ("registration", "running"):
-        raise LeagueError(_("Check-in is closed for this event."), code="closed")
+        raise UserError(_("A withdrawn player cannot check in."), code="withdrawn", status=409)
+    if event.status not in OPEN_STATUSES:
+        raise UserError(_("Check-in is closed for this event."), code="closed", status=409)
     if undo:
         registration.checked_in_at = None
     elif registration.checked_in_at is None:
@@ -340,7 +383,7 @@ def check_in(actor: Any, registration: Registration, *, undo: bool = False) -> R
 
 
 @transaction.atomic
-def set_absences(actor: Any, registration: Registration, rounds: Iterable[int]) -> Registration:
+def set_absences(actor: Viewer, registration: Registration, rounds: Iterable[int]) -> Registration:
     """Record the rounds a player will miss; the next draw leaves them out of those."""
     event = registration.event
     require(perms.can_staff_event(actor, event))
@@ -348,9 +391,10 @@ def set_absences(actor: Any, registration: Registration, rounds: Iterable[int]) 
     wanted = sorted(set(rounds))
     bad = [r for r in wanted if not 1 <= r <= event.rounds_count]
     if bad:
-        raise LeagueError(
-            _("Rounds %(bad)s do not exist (the event has %(n)s).")
-            % {"bad": bad, "n": event.rounds_count}
+        raise UserError(
+            _("Rounds %(bad)s do not exist (the event has %(n)s)."),
+            code="invalid",
+            params={"bad": bad, "n": event.rounds_count},
         )
     registration.absent_rounds = wanted
     registration.save(update_fields=["absent_rounds"])
@@ -360,13 +404,13 @@ def set_absences(actor: Any, registration: Registration, rounds: Iterable[int]) 
 
 @transaction.atomic
 def declare_player_conflict(
-    actor: Any, event: Event, a: Player, b: Player, reason: str = ""
+    actor: Viewer, event: Event, a: Player, b: Player, reason: str = ""
 ) -> PlayerConflict:
     """Two players who must never share a table in ``event`` (the draw respects it)."""
     require(perms.can_manage_event(actor, event))
     lock_event(event)
     if a.pk == b.pk:
-        raise LeagueError(_("Name two different players."), code="same_player")
+        raise UserError(_("Name two different players."), code="same_player")
     lo, hi = sorted((a, b), key=lambda p: p.pk)
     try:
         with transaction.atomic():
@@ -374,13 +418,17 @@ def declare_player_conflict(
                 event=event, player_a=lo, player_b=hi, reason=reason
             )
     except IntegrityError:
-        raise LeagueError(_("This conflict is already declared."), code="exists") from None
+        raise UserError(
+            _("This conflict is already declared."), code="exists", status=409
+        ) from None
     audit(actor, "player.conflict", conflict, event=event, players=[a.handle, b.handle])
     return conflict
 
 
 @transaction.atomic
-def remove_conflict(actor: Any, event: Event, conflict: PlayerConflict | RefereeConflict) -> None:
+def remove_conflict(
+    actor: Viewer, event: Event, conflict: PlayerConflict | RefereeConflict
+) -> None:
     require(perms.can_manage_event(actor, event))
     lock_event(event)
     audit(actor, "conflict.remove", conflict, event=event)
@@ -389,7 +437,7 @@ def remove_conflict(actor: Any, event: Event, conflict: PlayerConflict | Referee
 
 @transaction.atomic
 def declare_referee_conflict(
-    actor: Any, event: Event, referee: Referee, player: Player, reason: str = ""
+    actor: Viewer, event: Event, referee: Referee, player: Player, reason: str = ""
 ) -> RefereeConflict:
     require(perms.can_manage_event(actor, event))
     try:
@@ -398,6 +446,8 @@ def declare_referee_conflict(
                 club=event.club, referee=referee, player=player, reason=reason
             )
     except IntegrityError:
-        raise LeagueError(_("This conflict is already declared."), code="exists") from None
+        raise UserError(
+            _("This conflict is already declared."), code="exists", status=409
+        ) from None
     audit(actor, "referee.conflict", conflict, event=event, player=player.handle)
     return conflict

@@ -1,6 +1,9 @@
 """Event pages for organisers, staff and referees (under ``/manage/``). Views stay thin:
 reads come from selectors, writes go through services. Anonymous visitors are sent to
-log in, everyone else without the right gets 403 (:mod:`league.permissions`).
+log in, everyone else without the right gets 403 (:mod:`league.permissions`). A refusal
+of a service (:class:`league.errors.UserError`) is answered by the middleware
+(:class:`league.errors.UserErrorMiddleware`); only a form that keeps what was typed
+catches it, to show it beside the form.
 """
 
 from __future__ import annotations
@@ -9,18 +12,20 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from league import permissions as perms
 from league.clubs.models import Club, Player
 from league.clubs.selectors import organised_clubs
 from league.clubs.services import create_player
-from league.errors import CsvImportError, LeagueError
+from league.errors import CsvImportError, UserError
 from league.events import selectors, services
 from league.events.forms import AddPlayerForm, CsvImportForm, EventForm, RoundStartForm
 from league.events.imports import import_players_csv
@@ -39,7 +44,9 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
-def event_for(request: HttpRequest, pk: int, check: Callable[[Any, Event], bool]) -> Event:
+def event_for(
+    request: HttpRequest, pk: int, check: Callable[[User | AnonymousUser, Event], bool]
+) -> Event:
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
     if not check(request.user, event):
         raise PermissionDenied
@@ -70,7 +77,7 @@ def event_create(request: HttpRequest, club_slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             event = services.create_event(request.user, club, **form.service_kwargs())
-        except LeagueError as exc:
+        except UserError as exc:  # shown above the form, which keeps what was typed
             form.add_error(None, exc.message)
         else:
             messages.success(request, _("Event created."))
@@ -90,7 +97,7 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
             kwargs["round_starts"] = None
         try:
             services.update_event(request.user, event, **kwargs)
-        except LeagueError as exc:
+        except UserError as exc:  # shown above the form, which keeps what was typed
             form.add_error(None, exc.message)
         else:
             messages.success(request, _("Event saved."))
@@ -114,7 +121,7 @@ def round_start(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     rnd = get_object_or_404(Round, event=event, number=number)
     form = RoundStartForm(request.POST, prefix=str(number))
     if not form.is_valid():
-        raise LeagueError(_("Enter a valid date and time."))
+        raise UserError(gettext_lazy("Enter a valid date and time."), code="starts_at")
     services.set_round_start(request.user, rnd, form.cleaned_data["starts_at"])
     return redirect("event-dashboard", pk=pk)
 
@@ -173,14 +180,16 @@ def registration_add(request: HttpRequest, pk: int) -> HttpResponse:
     event = event_for(request, pk, perms.can_staff_event)
     form = AddPlayerForm(request.POST)
     if not form.is_valid():
-        raise LeagueError(_("Give a handle."))
+        raise UserError(gettext_lazy("Give a handle."), code="handle")
     handle = form.cleaned_data["handle"].strip().lstrip("@").lower()
     player = Player.objects.filter(handle=handle).first()
     if player is None:
         name = form.cleaned_data["display_name"].strip()
         if not name:
-            raise LeagueError(
-                _("No player @%(handle)s; give a display name to create them.") % {"handle": handle}
+            raise UserError(
+                gettext_lazy("No player @%(handle)s; give a display name to create them."),
+                code="unknown_player",
+                params={"handle": handle},
             )
         player = create_player(request.user, display_name=name, handle=handle, event=event)
     services.register_player(request.user, event, player)
@@ -201,10 +210,8 @@ def registration_import(request: HttpRequest, pk: int) -> HttpResponse:
                 form.cleaned_data["file"].read(),
                 check_in=form.cleaned_data["check_in"],
             )
-        except CsvImportError as exc:
+        except CsvImportError as exc:  # the page lists every problem of the file
             problems = exc.problems
-            messages.error(request, exc.message)
-        except LeagueError as exc:
             messages.error(request, exc.message)
         else:
             messages.success(
@@ -242,7 +249,9 @@ def _player_by_handle(handle: str) -> Player:
     handle = handle.strip().lstrip("@").lower()
     player = Player.objects.filter(handle=handle).first()
     if player is None:
-        raise LeagueError(_("No player @%(handle)s.") % {"handle": handle})
+        raise UserError(
+            gettext_lazy("No player @%(handle)s."), code="unknown_player", params={"handle": handle}
+        )
     return player
 
 

@@ -21,7 +21,7 @@ from engine.texts import draws as engine_draws
 from league.draws import services as draw_services
 from league.draws.bridge import engine_note, kept_note
 from league.engine_text.draws import ENGINE, LEAGUE
-from league.errors import LeagueError
+from league.errors import UserError
 from league.events import lifecycle
 from league.i18n import LEGACY, draw_note_text, engine_error_text
 from league.models import DrawJob, Event
@@ -278,7 +278,7 @@ def test_assigning_too_few_referees_is_refused_in_the_readers_language(
 ) -> None:
     lay_out(event.rounds.get(number=1), registered_players(event, 16), status="draft")
     event.referees.add(RefereeFactory())
-    with translation.override(lang), pytest.raises(LeagueError) as refused:
+    with translation.override(lang), pytest.raises(UserError) as refused:
         draw_services.assign_referees(organiser, event, seed=1)
     assert refused.value.code == "referees"
     with translation.override(lang):

@@ -14,7 +14,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from league.clubs import services as club_services
-from league.errors import CsvImportError, ImportProblem, LeagueError
+from league.errors import CsvImportError, ImportProblem, UserError
 from league.events import imports as event_imports
 from league.i18n import IMPORT_PROBLEMS, import_problem_text
 from league.models import Event, Registration
@@ -128,7 +128,7 @@ def test_creating_one_player_says_every_field_problem_in_the_readers_language(
     organiser: Any,
 ) -> None:
     for lang in LANGUAGES:
-        with translation.override(lang), pytest.raises(LeagueError) as info:
+        with translation.override(lang), pytest.raises(UserError) as info:
             club_services.create_player(organiser, display_name=" ", handle="")
         with translation.override(lang):
             assert info.value.message == " ".join(

@@ -6,13 +6,12 @@ import datetime as dt
 from typing import Any
 
 import pytest
-from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from league.draws import selectors as draw_selectors
 from league.draws import services as draw_services
-from league.errors import CsvImportError, LeagueError
+from league.errors import CsvImportError, UserError
 from league.events import imports as event_imports
 from league.events import selectors as event_selectors
 from league.events import services as event_services
@@ -38,6 +37,11 @@ from tests.league.factories import (
 )
 
 pytestmark = pytest.mark.django_db
+
+
+def not_allowed() -> Any:
+    """The refusal every service starts with: 403, code ``not_allowed``."""
+    return pytest.raises(UserError, check=lambda e: (e.code, e.status) == ("not_allowed", 403))
 
 
 @pytest.fixture
@@ -139,22 +143,22 @@ def test_create_event_makes_rounds_with_start_times_and_audits(organiser: Any) -
 
 def test_create_event_checks_club_and_settings(organiser: Any) -> None:
     club = organiser.organised_clubs.get().club
-    with pytest.raises(PermissionDenied):
+    with not_allowed():
         event_services.create_event(organiser, ClubFactory(), **event_fields())
-    with pytest.raises(PermissionDenied):
+    with not_allowed():
         event_services.create_event(None, club, **event_fields())
-    with pytest.raises(LeagueError, match="ruleset"):
+    with pytest.raises(UserError, match="ruleset"):
         event_services.create_event(organiser, club, **event_fields(ruleset="nope"))
-    with pytest.raises(LeagueError, match="precedence"):
+    with pytest.raises(UserError, match="precedence"):
         event_services.create_event(
             organiser, club, **event_fields(tiebreak_precedence=["lots", "x"])
         )
-    with pytest.raises(LeagueError, match="no table size"):
+    with pytest.raises(UserError, match="no table size"):
         event_services.create_event(
             organiser, club, **event_fields(ruleset="majority", min_table=11, max_table=12)
         )
     event_services.create_event(organiser, club, **event_fields(slug="x"))
-    with pytest.raises(LeagueError, match="already has"):
+    with pytest.raises(UserError, match="already has"):
         event_services.create_event(organiser, club, **event_fields(slug="x"))
     assert Event.objects.count() == 1
 
@@ -165,17 +169,17 @@ def test_update_event_round_count_and_locks(organiser: Any, event: Event) -> Non
     event_services.update_event(organiser, event, rounds_count=2)
     assert event.rounds.count() == 2
     Round.objects.filter(event=event, number=2).update(status="draft")
-    with pytest.raises(LeagueError):
+    with pytest.raises(UserError):
         event_services.update_event(organiser, event, rounds_count=1)
-    with pytest.raises(LeagueError, match="table sizes"):
+    with pytest.raises(UserError, match="table sizes"):
         event_services.update_event(organiser, event, max_table=10)
-    with pytest.raises(PermissionDenied):
+    with not_allowed():
         event_services.update_event(UserFactory(), event, name="x")
 
 
 def test_event_transitions_are_guarded_and_logged(organiser: Any) -> None:
     event = EventFactory(club=organiser.organised_clubs.get().club, status="draft")
-    with pytest.raises(LeagueError):
+    with pytest.raises(UserError):
         event_services.transition_event(organiser, event, "finished")
     event_services.transition_event(organiser, event, "registration")
     event_services.transition_event(organiser, event, "running")
@@ -190,7 +194,7 @@ def test_event_transitions_are_guarded_and_logged(organiser: Any) -> None:
 def test_register_check_in_withdraw(organiser: Any, event: Event) -> None:
     player = PlayerFactory()
     reg = event_services.register_player(organiser, event, player)
-    with pytest.raises(LeagueError, match="already"):
+    with pytest.raises(UserError, match="already"):
         event_services.register_player(organiser, event, player)
     event_services.check_in(organiser, reg)
     assert reg.checked_in_at is not None
@@ -200,7 +204,7 @@ def test_register_check_in_withdraw(organiser: Any, event: Event) -> None:
     event_services.withdraw(organiser, reg)
     reg.refresh_from_db()
     assert reg.status == "withdrawn" and reg.checked_in_at is None
-    with pytest.raises(LeagueError):
+    with pytest.raises(UserError):
         event_services.check_in(organiser, reg)
     event_services.register_player(organiser, event, player)
     reg.refresh_from_db()
@@ -213,18 +217,18 @@ def test_player_registers_and_withdraws_themselves_only(event: Event) -> None:
     user = UserFactory()
     me = PlayerFactory(user=user)
     reg = event_services.register_player(user, event, me)
-    with pytest.raises(PermissionDenied):
+    with not_allowed():
         event_services.register_player(user, event, PlayerFactory())
-    with pytest.raises(PermissionDenied):
+    with not_allowed():
         event_services.check_in(user, reg)
     other = RegistrationFactory(event=event)
-    with pytest.raises(PermissionDenied):
+    with not_allowed():
         event_services.withdraw(user, other)
     event_services.withdraw(user, reg)
     event.registration_closes = timezone.now() - dt.timedelta(days=1)
     event.registration_opens = timezone.now() - dt.timedelta(days=2)
     event.save()
-    with pytest.raises(PermissionDenied):
+    with not_allowed():
         event_services.register_player(user, event, me)
 
 
@@ -232,7 +236,7 @@ def test_set_absences_validates_rounds(organiser: Any, event: Event) -> None:
     reg = RegistrationFactory(event=event)
     event_services.set_absences(organiser, reg, [2, 2, 3])
     assert reg.absent_rounds == [2, 3]
-    with pytest.raises(LeagueError):
+    with pytest.raises(UserError):
         event_services.set_absences(organiser, reg, [4])
 
 
@@ -270,7 +274,7 @@ def test_csv_import_reports_every_bad_row_and_saves_nothing(organiser: Any, even
 
 
 def test_csv_import_needs_staff(event: Event) -> None:
-    with pytest.raises(PermissionDenied):
+    with not_allowed():
         event_imports.import_players_csv(UserFactory(), event, "display_name,handle\nA,a\n")
 
 
@@ -363,17 +367,17 @@ def test_draw_needs_checked_in_players_unless_asked(
 
 def test_draw_guards(organiser: Any, event: Event, django_capture_on_commit_callbacks: Any) -> None:
     registered_players(event, 16)
-    with pytest.raises(LeagueError, match="earlier"):
+    with pytest.raises(UserError, match="earlier"):
         draw_services.request_draw(organiser, event, from_round=2)
-    with pytest.raises(PermissionDenied):
+    with not_allowed():
         draw_services.request_draw(UserFactory(), event, from_round=1)
     draw(organiser, event, django_capture_on_commit_callbacks, from_round=1)
-    with pytest.raises(LeagueError, match="already drawn"):
+    with pytest.raises(UserError, match="already drawn"):
         draw_services.request_draw(organiser, event, from_round=1, to_round=1)
     r1 = event.rounds.get(number=1)
     draw_services.confirm_round(organiser, r1)
     draw_services.release_round(organiser, r1)
-    with pytest.raises(LeagueError, match="released"):
+    with pytest.raises(UserError, match="released"):
         draw_services.request_draw(organiser, event, from_round=1)
 
 
@@ -442,12 +446,12 @@ def test_swap_move_referee_confirm_release(
     if other:
         t2.refresh_from_db()
         assert t2.referee == free
-    with pytest.raises(LeagueError, match="not on this event"):
+    with pytest.raises(UserError, match="not on this event"):
         draw_services.move_referee(organiser, t1, RefereeFactory())
-    with pytest.raises(LeagueError):
+    with pytest.raises(UserError):
         draw_services.release_round(organiser, rnd)
     draw_services.confirm_round(organiser, rnd)
-    with pytest.raises(LeagueError, match="reopen it"):
+    with pytest.raises(UserError, match="reopen it"):
         draw_services.swap_players(organiser, rnd, a.player, b.player)
     draw_services.reopen_round(organiser, rnd)
     draw_services.confirm_round(organiser, rnd)
@@ -468,7 +472,7 @@ def test_move_referee_refuses_own_club(
     Membership.objects.create(player=players[0], club=club, joined=dt.date(2025, 1, 1))
     ref = RefereeFactory(club=club)
     event.referees.add(ref)
-    with pytest.raises(LeagueError, match="own club"):
+    with pytest.raises(UserError, match="own club"):
         draw_services.move_referee(organiser, table, ref)
 
 
@@ -486,7 +490,7 @@ def test_swap_refuses_declared_player_conflict(
 
     lo, hi = sorted([a, c], key=lambda p: p.pk)
     PlayerConflict.objects.create(event=event, player_a=lo, player_b=hi)
-    with pytest.raises(LeagueError, match="must not meet"):
+    with pytest.raises(UserError, match="must not meet"):
         draw_services.swap_players(organiser, rnd, a, b)
 
 
@@ -501,7 +505,7 @@ def test_public_selector_never_returns_unreleased_rounds(
     assert event_selectors.public_rounds(event) == []
     draw_services.release_round(organiser, rounds[0])
     assert [r.number for r in event_selectors.public_rounds(event)] == [1]
-    with pytest.raises(LeagueError, match="Release round 2 first"):
+    with pytest.raises(UserError, match="Release round 2 first"):
         draw_services.release_round(organiser, rounds[2])
 
 
@@ -510,7 +514,7 @@ def test_declared_conflicts_are_respected_by_the_draw(
 ) -> None:
     players = registered_players(event, 16)
     event_services.declare_player_conflict(organiser, event, players[0], players[1], "siblings")
-    with pytest.raises(LeagueError, match="already"):
+    with pytest.raises(UserError, match="already"):
         event_services.declare_player_conflict(organiser, event, players[1], players[0])
     ref_a, ref_b = RefereeFactory.create_batch(2)
     event.referees.add(ref_a, ref_b)
@@ -566,8 +570,8 @@ def test_move_referee_refuses_a_swap_that_displaces_into_a_conflict(
     Table.objects.filter(pk=t1.pk).update(referee=ref_a)
     Table.objects.filter(pk=t2.pk).update(referee=ref_b)
     event_services.declare_referee_conflict(organiser, event, ref_a, players[8])  # sits at table 2
-    with pytest.raises(LeagueError, match="would move to table 2"):
+    with pytest.raises(UserError, match="would move to table 2"):
         draw_services.move_referee(organiser, t1, ref_b)
     event_services.declare_referee_conflict(organiser, event, ref_b, players[0])
-    with pytest.raises(LeagueError, match="may not judge"):
+    with pytest.raises(UserError, match="may not judge"):
         draw_services.move_referee(organiser, t1, ref_b)
