@@ -211,6 +211,33 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 
+# --- E-mail and sign-up (docs/accounts.md) -------------------------------------------------
+# SMTP when EMAIL_HOST is set; otherwise every e-mail (sign-up links, password resets) is
+# printed to the console, as under `make run`. EMAIL_BACKEND, when set, wins.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "").strip() or (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)  # implicit TLS, usually port 465
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", not EMAIL_USE_SSL)  # STARTTLS, usually 587
+if EMAIL_USE_SSL and EMAIL_USE_TLS:
+    raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL: set one of them, not both.")
+EMAIL_PORT = env_int("EMAIL_PORT", 465 if EMAIL_USE_SSL else 587 if EMAIL_USE_TLS else 25)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+#: Seconds an SMTP server may take before sending gives up (the request then says so).
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "").strip() or "noreply@localhost"
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+#: Seconds a sign-up's confirmation link stays valid.
+SIGNUP_VERIFY_SECONDS = env_int("SIGNUP_VERIFY_SECONDS", 3 * 24 * 60 * 60)
+#: Seconds a password-reset link stays valid (Django's setting).
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_SECONDS", 3 * 24 * 60 * 60)
+#: Sign-ups, new confirmation links and password resets from one address per hour.
+ACCOUNT_EMAILS_PER_HOUR = env_int("ACCOUNT_EMAILS_PER_HOUR", 10)
+
 # --- Log-in throttling and lockout (django-axes; docs/security.md) -----------------------
 #: Wrong passwords for one username from one address before both are locked out.
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)

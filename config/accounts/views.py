@@ -31,6 +31,7 @@ from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
 from django_otp import login as otp_login
 
+from config.accounts.forms import LoginForm
 from config.accounts.twofactor import (
     check_code,
     code_is_locked_out,
@@ -65,7 +66,10 @@ def _safe_next(request: HttpRequest, candidate: str | None) -> str:
 
 
 class LoginView(auth_views.LoginView):
-    """Django's log-in, with a second step for users who enrolled a second factor."""
+    """Django's log-in, with a second step for users who enrolled a second factor; an
+    account that has not confirmed its e-mail address is told so (``LoginForm``)."""
+
+    form_class = LoginForm
 
     def form_valid(self, form: Any) -> HttpResponse:
         user = form.get_user()
