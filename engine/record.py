@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from enum import Enum, StrEnum
 from types import MappingProxyType
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, dataclass_transform
 
 from engine.errors import EngineError
 from engine.messages import Param, Params, render
@@ -73,21 +73,29 @@ UNDECLARED: Literal[Undeclared.UNDECLARED] = Undeclared.UNDECLARED
 _T = TypeVar("_T")
 
 
-def fast_init(cls: type[_T]) -> type[_T]:
-    """Give a frozen, slotted dataclass a cheaper ``__init__`` with the same signature.
+@dataclass_transform(frozen_default=True, field_specifiers=(field,))
+def frozen_value(cls: type[_T]) -> type[_T]:
+    """``@dataclass(frozen=True, slots=True)``, with an ``__init__`` and a ``repr`` that
+    cost less to make and (``__init__``) to call.
 
-    The generated ``__init__`` of a frozen dataclass sets each field through
-    ``object.__setattr__``; this one stores straight into the slot descriptors, which is
-    what that call does in the end. Only for classes without ``__post_init__`` or
-    ``default_factory`` fields, so construction means exactly the same.
+    The dataclass machinery compiles every method it writes when the module is imported,
+    a large part of the command line's start-up; so its ``__init__`` and ``__repr__`` are
+    not asked for. The ``__init__`` written here has the same signature and stores
+    straight into the slot descriptors, which is what the generated one's
+    ``object.__setattr__`` does in the end; ``__repr__`` is one shared function of the
+    same output. Only for classes without ``__post_init__`` or ``default_factory``
+    fields, so construction means exactly the same.
     """
-    assert not hasattr(cls, "__post_init__"), cls
+    assert "__post_init__" not in cls.__dict__, cls
+    cls = dataclass(frozen=True, slots=True, init=False, repr=False)(cls)
     names: list[str] = []
     params: list[str] = []
     env: dict[str, Any] = {}
+    annotations: dict[str, Any] = {}
     for f in fields(cls):  # type: ignore[arg-type]
         assert f.init and f.default_factory is MISSING, (cls, f.name)
         names.append(f.name)
+        annotations[f.name] = f.type
         env[f"_set_{f.name}"] = getattr(cls, f.name).__set__
         if f.default is MISSING:
             params.append(f.name)
@@ -101,14 +109,19 @@ def fast_init(cls: type[_T]) -> type[_T]:
     init = namespace["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     init.__module__ = cls.__module__
-    init.__doc__ = cls.__init__.__doc__
-    init.__annotations__ = dict(cls.__init__.__annotations__)
+    init.__annotations__ = {**annotations, "return": None}
     cls.__init__ = init  # type: ignore[method-assign]
+    cls.__repr__ = _value_repr  # type: ignore[method-assign]
     return cls
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+def _value_repr(self: Any) -> str:
+    """A frozen value's ``repr``, as :func:`dataclasses.dataclass` writes it."""
+    shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.repr)
+    return f"{type(self).__qualname__}({shown})"
+
+
+@frozen_value
 class Violation:
     """One broken rule: a stable dotted ``code``, a ``where`` (spec §4) and ``params``.
 
@@ -160,8 +173,7 @@ class RecordError(EngineError):
         return type(self), (self.violations,)
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Seat:
     """A seat at the table, who sat there and the card they were dealt."""
 
@@ -170,8 +182,7 @@ class Seat:
     role: Role
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Night:
     """A night: the killers' victim and the police's check (None: nothing happened)."""
 
@@ -180,16 +191,14 @@ class Night:
     check: int | None
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Ballot:
     """One ballot as (voter, target) pairs in record order; a None target abstains."""
 
     votes: tuple[tuple[int, int | None], ...]
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class LastWordsEntry:
     """A dead player's last words and the seats they named."""
 
@@ -197,8 +206,7 @@ class LastWordsEntry:
     suspects: tuple[int, ...]
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Day:
     """A day. Optional keys absent from the record are None (``eliminated``: UNDECLARED)."""
 
@@ -214,8 +222,7 @@ class Day:
 Phase = Night | Day
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Award:
     """A referee's bonus, penalty or warning; ``points`` None when absent."""
 
@@ -225,8 +232,7 @@ class Award:
     reason: str | None = None
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class RulesetOverride:
     """The record's ``{"base": id, "overrides": {...}}`` form, kept as written."""
 
@@ -234,8 +240,7 @@ class RulesetOverride:
     overrides: Mapping[str, Any] = field(hash=False)
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class GameRecord:
     """A whole KGR/1 record. ``log`` None: result-only; ``result`` None: in progress."""
 

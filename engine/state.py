@@ -15,7 +15,6 @@ surrendering seat); why a day goes on is a :class:`Tie`. Each renders its Englis
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 from operator import attrgetter
 from types import MappingProxyType
@@ -37,7 +36,8 @@ from engine.record import (
     Undeclared,
     Violation,
     Winner,
-    fast_init,
+    frozen_value,
+    phase_label,
 )
 from engine.rulesets import BallotRule, FinalTie, KillersWin, LastWordsRule, Ruleset
 
@@ -65,8 +65,7 @@ __all__ = [
 # --- events ------------------------------------------------------------------------------
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class NightAction:
     """The night's two choices: the killers' victim and the police's check (None: none).
 
@@ -77,32 +76,28 @@ class NightAction:
     check: int | None
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Eject:
     """The referee removes a rule-breaker (before the day's voting)."""
 
     seat: int
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Surrender:
     """The last police officer or killer alive concedes (``classic`` only)."""
 
     seat: int
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Lot:
     """The seat drawn after a third tied ballot under ``final_tie: lot``."""
 
     seat: int
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Eliminate:
     """The referee declares who the day's ballots put out (None: nobody)."""
 
@@ -148,8 +143,7 @@ class Cause(StrEnum):
     EJECT = "eject"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Death:
     """A player out of the game: seat, cause, and the phase (``"night 2"``, ``"day 3"``)."""
 
@@ -178,8 +172,7 @@ class EndReason(StrEnum):
         return f"end.{self.value}"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Ending:
     """Why the game ended, as data: the reason, and for a surrender who and of what role.
 
@@ -219,8 +212,7 @@ class TieKind(StrEnum):
     RUNOFF = "runoff"  # majority: no majority, a runoff ballot
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Tie:
     """A tie (or a ballot without a majority): its kind, the ballot, the seats still in.
 
@@ -266,8 +258,7 @@ class Step(StrEnum):
     OVER = "over"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Expected:
     """What may come next; fields not about ``step`` are empty."""
 
@@ -1119,6 +1110,64 @@ class GameState:
             return
         self.day_touched = True
         self.spoken.append(e)
+
+    # --- replaying a record ----------------------------------------------------------------
+
+    def replay(self, log: Sequence[Phase], found: list[Violation]) -> bool:
+        """Replay a record's log leniently (as :meth:`step` does), adding what it breaks to
+        ``found``; False when the replay had to stop: a phase out of order, or play after
+        the end (the last words of the day that ended the game still count).
+
+        Each event goes straight to its check and commit methods: this loop is most of a
+        record's validation, and :meth:`step` would add a call an event.
+        """
+        handlers, not_played = _HANDLERS, _NOT_PLAYED
+        check_night, commit_night = GameState._check_night, GameState._commit_night
+        for i, phase in enumerate(log):
+            is_night = i % 2 == 0
+            if self.winner is not None and not (
+                isinstance(phase, Day) and phase.n == self.round and not self.day_touched
+            ):
+                params: dict[str, Param] = {"ended": self.ended}
+                found.append(Violation("phase.after_end", phase_label(phase), params))
+                return False
+            if isinstance(phase, Night) is not is_night or phase.n != i // 2 + 1:
+                label = phase_label(phase)
+                params = {
+                    "variant": "log",
+                    "path": f"log[{i}]",
+                    "phase": label,
+                    "next_phase": f"{'night' if is_night else 'day'} {i // 2 + 1}",
+                }
+                found.append(Violation("phase.order", label, params))
+                return False
+            if isinstance(phase, Night):
+                got = check_night(self, phase)
+                if got:
+                    found += got
+                    if got[0].code in not_played:
+                        continue
+                commit_night(self, phase)
+                continue
+            ended = False
+            for event in day_events(phase):
+                if ended and not isinstance(event, LastWordsEntry):
+                    continue
+                check, commit = handlers[type(event)]
+                got = check(self, event)
+                if got:
+                    code = got[0].code
+                    if code == "phase.after_end":
+                        ended = True
+                        found.append(got[0])
+                        continue
+                    found += got
+                    if code in not_played:
+                        continue
+                commit(self, event)
+            if ended:
+                return False
+        return True
 
     # --- the end of a record ---------------------------------------------------------------
 

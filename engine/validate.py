@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from enum import StrEnum
 from typing import Any
 
@@ -19,14 +19,10 @@ from engine.record import (
     AwardKind,
     Day,
     GameRecord,
-    LastWordsEntry,
-    Night,
-    Phase,
     RecordError,
     Violation,
     Winner,
-    fast_init,
-    phase_label,
+    frozen_value,
     read_record,
 )
 from engine.state import (
@@ -39,7 +35,6 @@ from engine.state import (
     Tie,
     TieKind,
     can_end_drawn,
-    day_events,
 )
 
 __all__ = [
@@ -66,8 +61,7 @@ class Status(StrEnum):
     RESULT_ONLY = "result-only"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Outcome:
     """What the replay computed; ``replayed`` False when there was no log to replay.
 
@@ -89,8 +83,7 @@ class Outcome:
         return None if self.ending is None else self.ending.reason
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Verdict:
     """A record's judgement: every violation, the record's status and the computed outcome."""
 
@@ -149,47 +142,6 @@ def _check_awards(record: GameRecord) -> list[Violation]:
     return found
 
 
-def _replay(state: GameState, log: tuple[Phase, ...], found: list[Violation]) -> bool:
-    """Replay the log; False when the replay had to stop (phase out of order, play after end)."""
-    step = state.step
-    for i, phase in enumerate(log):
-        is_night = i % 2 == 0
-        if state.winner is not None and not (
-            isinstance(phase, Day) and phase.n == state.round and not state.day_touched
-        ):
-            found.append(Violation("phase.after_end", phase_label(phase), {"ended": state.ended}))
-            return False
-        if isinstance(phase, Night) is not is_night or phase.n != i // 2 + 1:
-            label = phase_label(phase)
-            params: dict[str, Param] = {
-                "variant": "log",
-                "path": f"log[{i}]",
-                "phase": label,
-                "next_phase": f"{'night' if is_night else 'day'} {i // 2 + 1}",
-            }
-            found.append(Violation("phase.order", label, params))
-            return False
-        if isinstance(phase, Night):
-            got = step(phase, False)
-            if got:
-                found += got
-            continue
-        ended = False
-        for event in day_events(phase):
-            if ended and not isinstance(event, LastWordsEntry):
-                continue
-            got = step(event, False)
-            if got:
-                if got[0].code == "phase.after_end":
-                    ended = True
-                    found.append(got[0])
-                else:
-                    found += got
-        if ended:
-            return False
-    return True
-
-
 def validate(record: GameRecord | Mapping[str, Any] | str | bytes, strict: bool = False) -> Verdict:
     """Judge a record (parsed, its JSON value, or JSON text) and report every violation.
 
@@ -216,7 +168,7 @@ def validate(record: GameRecord | Mapping[str, Any] | str | bytes, strict: bool 
         if log is None:
             outcome = Outcome(winner=rec.result)
         elif playable:
-            if _replay(state, log, found):
+            if state.replay(log, found):
                 ends_by_day = bool(log) and isinstance(log[-1], Day)
                 found += state.close_record(rec.result, ends_by_day)
             outcome = Outcome(
