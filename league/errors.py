@@ -77,13 +77,6 @@ class UserError(Exception):
         return {"detail": self.message, "code": self.code, "params": params, **self.extra()}
 
 
-class LeagueError(UserError):
-    """TRANSITIONAL (removed while #17 stage 2 converts the raise sites): the old root."""
-
-    def __init__(self, message: str | Promise, *, code: str = "invalid") -> None:
-        super().__init__(message, code=code)
-
-
 def _shown(value: Any) -> Any:
     """A parameter as the sentence shows it."""
     if isinstance(value, Choices):

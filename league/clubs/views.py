@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -15,6 +14,7 @@ from league.audit import AuditFilter, club_audit_actions
 from league.audit import club_audit as club_audit_entries
 from league.clubs.forms import AuditFilterForm
 from league.clubs.models import Club
+from league.errors import require
 from league.middleware import use_club_timezone
 from league.pages import login_first
 
@@ -25,8 +25,7 @@ AUDIT_PAGE = 50
 def club_audit(request: HttpRequest, club_slug: str) -> HttpResponse:
     """Who did what to the club's events: read-only, filterable, for its organisers."""
     club = get_object_or_404(Club, slug=club_slug)
-    if not perms.is_club_organiser(request.user, club):
-        raise PermissionDenied
+    require(perms.is_club_organiser(request.user, club))
     use_club_timezone(club)
     form = AuditFilterForm(
         request.GET or None,

@@ -76,15 +76,6 @@ def _joined(values: Any) -> str:
     return str(values)
 
 
-def seats_text(seats: Any) -> str:
-    """``[1, 7]`` → 1号、7号 / asientos 1, 7; one seat → 3号 / asiento 3."""
-    if not isinstance(seats, (list, tuple)):
-        seats = [seats]
-    if len(seats) == 1:
-        return pgettext("one seat", "seat %(n)s") % {"n": seats[0]}
-    return pgettext("several seats", "seats %(list)s") % {"list": _joined(seats)}
-
-
 def number_text(value: Any) -> str:
     """A decimal kept as text (``"1.5"``) with the active language's decimal mark."""
     try:

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -25,7 +24,7 @@ from league import permissions as perms
 from league.clubs import serializers as club_s
 from league.clubs.models import Club, Player
 from league.clubs.services import create_player
-from league.errors import UserError
+from league.errors import UserError, require
 from league.events import selectors, services
 from league.events import serializers as s
 from league.events.imports import import_players_csv
@@ -88,8 +87,8 @@ class EventViewSet(viewsets.GenericViewSet[Event]):
 
     def _event(self, check: Callable[[Viewer, Event], bool] | None = None) -> Event:
         event: Event = self.get_object()
-        if check is not None and not check(self.request.user, event):
-            raise PermissionDenied
+        if check is not None:
+            require(check(self.request.user, event))
         return event
 
     def list(self, request: Request) -> Response:
@@ -158,8 +157,7 @@ class EventViewSet(viewsets.GenericViewSet[Event]):
     def registrations(self, request: Request, pk: str) -> Response:
         event = self._event()
         if request.method == "GET":
-            if not perms.can_staff_event(request.user, event):
-                raise PermissionDenied
+            require(perms.can_staff_event(request.user, event))
             q = request.query_params.get("q", "").replace("\x00", "")  # PostgreSQL refuses NUL
             regs = selectors.registrations(event, q)
             page: Any = self.paginate_queryset(regs)
@@ -174,8 +172,7 @@ class EventViewSet(viewsets.GenericViewSet[Event]):
                     code="unknown_player",
                     params={"handle": handle},
                 )
-            if not perms.can_staff_event(request.user, event):
-                raise PermissionDenied
+            require(perms.can_staff_event(request.user, event))
             player = create_player(
                 request.user, display_name=data["display_name"], handle=handle, event=event
             )

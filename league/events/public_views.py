@@ -7,14 +7,15 @@ They declare their release gate: they only ever read
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from league import permissions as perms
-from league.clubs.models import Club
+from league.clubs.models import Club, Player
+from league.errors import UserError
 from league.events import selectors, services
 from league.events.calendar import club_calendar
 from league.events.models import Event, Round
@@ -96,9 +97,9 @@ def public_round(
 @page_action
 def register_self(request: HttpRequest, club_slug: str, event_slug: str) -> HttpResponse:
     event = _public_event(club_slug, event_slug)
-    player = getattr(request.user, "player", None)
-    if player is None:
-        raise PermissionDenied
+    player: Player | None = getattr(request.user, "player", None)
+    if player is None:  # only a player's own account registers itself
+        raise UserError(gettext_lazy("You may not do this."), code="not_allowed", status=403)
     services.register_player(request.user, event, player)
     messages.success(request, _("You are registered."))
     return redirect("public-event", club_slug=club_slug, event_slug=event_slug)

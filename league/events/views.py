@@ -13,7 +13,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.models import AnonymousUser, User
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -25,7 +24,7 @@ from league import permissions as perms
 from league.clubs.models import Club, Player
 from league.clubs.selectors import organised_clubs
 from league.clubs.services import create_player
-from league.errors import CsvImportError, UserError
+from league.errors import CsvImportError, UserError, require
 from league.events import selectors, services
 from league.events.forms import AddPlayerForm, CsvImportForm, EventForm, RoundStartForm
 from league.events.imports import import_players_csv
@@ -48,8 +47,7 @@ def event_for(
     request: HttpRequest, pk: int, check: Callable[[User | AnonymousUser, Event], bool]
 ) -> Event:
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
-    if not check(request.user, event):
-        raise PermissionDenied
+    require(check(request.user, event))
     use_club_timezone(event.club)
     return event
 
@@ -70,8 +68,7 @@ def manage_home(request: HttpRequest) -> HttpResponse:
 @login_first
 def event_create(request: HttpRequest, club_slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=club_slug)
-    if not perms.can_create_event(request.user, club):
-        raise PermissionDenied
+    require(perms.can_create_event(request.user, club))
     use_club_timezone(club)
     form = EventForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
