@@ -5,6 +5,10 @@ response that could hold a role goes through ``games.serializers`` (secrecy appl
 Optimistic concurrency: every write names the revision it saw, as ``revision`` in the
 body or an ``If-Match`` header (the ETag of ``GET /games/{id}/``). A stale write gets 409
 with the current state; a write without one gets 428.
+
+A refusal is a ``league.errors.UserError`` raised by a service (or here) and answered by
+the API's exception handler: ``detail``, ``code``, ``params`` and the error's own fields;
+:meth:`GameAPIView.error_data` adds the current game beside a stale revision.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.http import Http404
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers as rf
 from rest_framework import status
@@ -24,9 +28,7 @@ from rest_framework.views import APIView
 
 from games import selectors, services, sheet
 from games.models import Game, GameVersion
-from games.permissions import Access, access_for, signed_in
-from games.records import NotARecordError
-from games.replay import StepError
+from games.permissions import access_for, signed_in
 from games.serializers import (
     ConfirmInput,
     CorrectionInput,
@@ -40,13 +42,21 @@ from games.serializers import (
     game_data,
     version_data,
 )
-from games.sheet import StaleSheet
+from league.errors import UserError
 from league.inputs import ROUND_MAX, strict_int
 from league.models import Round
 
 ErrorOutput = inline_serializer(
     "GameError",
-    {"detail": rf.CharField(), "revision": rf.IntegerField(required=False)},
+    {
+        "detail": rf.CharField(),
+        "code": rf.CharField(),
+        "params": rf.DictField(),
+        "revision": rf.IntegerField(required=False),
+        "game": rf.DictField(required=False),
+        "state": rf.DictField(required=False),
+        "where": rf.CharField(required=False),
+    },
 )
 
 
@@ -65,32 +75,16 @@ def _visible_game(request: Request, pk: int) -> Game:
     return game
 
 
-def _expected_revision(request: Request, body: dict[str, Any]) -> int | None:
-    if body.get("revision") is not None:
-        return strict_int(body["revision"])
-    header = request.headers.get("If-Match", "").strip()
-    if header.startswith("W/"):
-        header = header[2:]
-    return strict_int(header.strip('"'))
+class GameAPIView(APIView):
+    """An API view about one game (``pk``): a stale revision is answered with the current
+    game as the caller may see it (``league.errors.api_exception_handler`` asks)."""
 
-
-def _error(
-    e: services.GameError, game: Game | None = None, access: Access | None = None
-) -> Response:
-    data: dict[str, Any] = {"detail": e.message}
-    if isinstance(e, StaleSheet):
-        data["state"] = e.state
-        data["revision"] = e.state["revision"]
-    elif isinstance(e, services.StaleRevision):
-        data["revision"] = e.current
-        if game is not None and access is not None:
-            game = selectors.game_by_id(game.pk)
-            data["game"] = game_data(access, game, selectors.seating(game, access))
-    elif isinstance(e, StepError):
-        data["code"] = e.code
-        data["where"] = e.where
-        data["params"] = e.params
-    return Response(data, status=e.status_code)
+    def error_data(self, exc: UserError) -> dict[str, Any]:
+        if not isinstance(exc, services.StaleRevision):
+            return {}
+        access = access_for(self.request)
+        game = selectors.game_by_id(self.kwargs["pk"])
+        return {"game": game_data(access, game, selectors.seating(game, access))}
 
 
 def _game_response(request: Request, game: Game, code: int = 200) -> Response:
@@ -134,7 +128,7 @@ class GameDetail(APIView):
         return _game_response(request, _visible_game(request, pk))
 
 
-class GameVersions(APIView):
+class GameVersions(GameAPIView):
     permission_classes = [AllowAny]
 
     @extend_schema(responses={200: VersionOutput(many=True), 403: ErrorOutput})
@@ -142,8 +136,9 @@ class GameVersions(APIView):
         game = _visible_game(request, pk)
         access = access_for(request)
         if not access.can_see_secrets(game):
-            return Response(
-                {"detail": _("This game's record is not released yet.")},
+            raise UserError(
+                gettext_lazy("This game's record is not released yet."),
+                code="game.not_released",
                 status=status.HTTP_403_FORBIDDEN,
             )
         data = [version_data(v) for v in selectors.versions_for(access, game)]
@@ -157,7 +152,7 @@ class GameVersions(APIView):
         return _submit(request, pk, RecordInput, reason_required=False)
 
 
-class GameCorrections(APIView):
+class GameCorrections(GameAPIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -168,39 +163,42 @@ class GameCorrections(APIView):
         return _submit(request, pk, CorrectionInput, reason_required=True)
 
 
-def _need_revision(expected: int | None) -> Response | None:
+def _expected_revision(request: Request, body: dict[str, Any]) -> int:
+    """The revision the caller saw: ``revision`` in the body, else ``If-Match``; 428
+    without either."""
+    value = body.get("revision")
+    if value is None:
+        header = request.headers.get("If-Match", "").strip()
+        value = header.removeprefix("W/").strip('"')
+    expected = strict_int(value)
     if expected is None:
-        return Response(
-            {"detail": _("Send the revision you saw (field 'revision' or If-Match).")},
+        raise UserError(
+            gettext_lazy("Send the revision you saw (field 'revision' or If-Match)."),
+            code="game.revision_required",
             status=status.HTTP_428_PRECONDITION_REQUIRED,
         )
-    return None
+    return expected
 
 
 def _submit(
     request: Request, pk: int, shape: type[rf.Serializer[Any]], reason_required: bool
 ) -> Response:
     game = _visible_game(request, pk)
-    if not access_for(request).can_submit(game):
-        return _error(services.NotAllowed(_("Only this game's officials can submit its record.")))
+    if not access_for(request).can_submit(game):  # before reading the body
+        raise services.not_allowed(
+            gettext_lazy("Only this game's officials can submit its record.")
+        )
     body = shape(data=request.data)
     body.is_valid(raise_exception=True)
     expected = _expected_revision(request, body.validated_data)
-    if (missing := _need_revision(expected)) is not None:
-        return missing
-    try:
-        version = services.submit_record(
-            signed_in(request),
-            game,
-            body.validated_data["record"],
-            GameVersion.Source.API,
-            expected_revision=expected,
-            reason=body.validated_data.get("reason", "") if reason_required else "",
-        )
-    except NotARecordError as e:
-        return Response({"detail": str(e)}, status=status.HTTP_400_BAD_REQUEST)
-    except services.GameError as e:
-        return _error(e, game, access_for(request))
+    version = services.submit_record(
+        signed_in(request),
+        game,
+        body.validated_data["record"],
+        GameVersion.Source.API,
+        expected_revision=expected,
+        reason=body.validated_data.get("reason", "") if reason_required else "",
+    )
     game.refresh_from_db(fields=["revision"])
     return Response(version_data(version), status=201, headers={"ETag": etag(game)})
 
@@ -212,23 +210,15 @@ def _game_write(
     write: Callable[[Game, dict[str, Any], int], Any],
 ) -> Response:
     """A write to a game that names the revision it saw: parse, demand the revision
-    (428), call the service, answer with the game (or the error, with the current game
-    when stale)."""
+    (428), call the service, answer with the game."""
     game = _visible_game(request, pk)
     body = shape(data=request.data)
     body.is_valid(raise_exception=True)
-    expected = _expected_revision(request, body.validated_data)
-    if (missing := _need_revision(expected)) is not None:
-        return missing
-    assert expected is not None
-    try:
-        write(game, body.validated_data, expected)
-    except services.GameError as e:
-        return _error(e, game, access_for(request))
+    write(game, body.validated_data, _expected_revision(request, body.validated_data))
     return _game_response(request, game)
 
 
-class GameConfirm(APIView):
+class GameConfirm(GameAPIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -246,7 +236,7 @@ class GameConfirm(APIView):
         )
 
 
-class GameRelease(APIView):
+class GameRelease(GameAPIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -287,14 +277,11 @@ class RoundRelease(APIView):
         )
         if round_ is None or not access_for(request).can_view_event(round_.event):
             raise Http404
-        try:
-            released = services.release_round(signed_in(request), round_)
-        except services.GameError as e:
-            return _error(e)
+        released = services.release_round(signed_in(request), round_)
         return Response({"released": released})
 
 
-class GameVoid(APIView):
+class GameVoid(GameAPIView):
     """Void a game (organisers, with a reason): it keeps its versions and steps, leaves
     its table and counts for nothing."""
 
@@ -318,19 +305,16 @@ class GameVoid(APIView):
 SheetState = inline_serializer("SheetState", {"revision": rf.IntegerField()})
 
 
-class SheetView(APIView):
+class SheetView(GameAPIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(responses={200: SheetState, 403: ErrorOutput})
     def get(self, request: Request, pk: int) -> Response:
         game = _visible_game(request, pk)
-        try:
-            return Response(sheet.sheet_state(signed_in(request), game))
-        except services.GameError as e:
-            return _error(e)
+        return Response(sheet.sheet_state(signed_in(request), game))
 
 
-class SheetStep(APIView):
+class SheetStep(GameAPIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -341,19 +325,13 @@ class SheetStep(APIView):
         game = _visible_game(request, pk)
         body = StepInput(data=request.data)
         body.is_valid(raise_exception=True)
-        try:
-            state = sheet.add_step(
-                signed_in(request),
-                game,
-                body.validated_data["step"],
-                body.validated_data["revision"],
-            )
-        except services.GameError as e:
-            return _error(e)
+        state = sheet.add_step(
+            signed_in(request), game, body.validated_data["step"], body.validated_data["revision"]
+        )
         return Response(state)
 
 
-class SheetUndo(APIView):
+class SheetUndo(GameAPIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -364,14 +342,11 @@ class SheetUndo(APIView):
         game = _visible_game(request, pk)
         body = SheetRevisionInput(data=request.data)
         body.is_valid(raise_exception=True)
-        try:
-            state = sheet.undo_step(signed_in(request), game, body.validated_data["revision"])
-        except services.GameError as e:
-            return _error(e)
+        state = sheet.undo_step(signed_in(request), game, body.validated_data["revision"])
         return Response(state)
 
 
-class SheetSubmit(APIView):
+class SheetSubmit(GameAPIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -382,8 +357,5 @@ class SheetSubmit(APIView):
         game = _visible_game(request, pk)
         body = SheetRevisionInput(data=request.data)
         body.is_valid(raise_exception=True)
-        try:
-            version = sheet.submit_sheet(signed_in(request), game, body.validated_data["revision"])
-        except services.GameError as e:
-            return _error(e)
+        version = sheet.submit_sheet(signed_in(request), game, body.validated_data["revision"])
         return Response(version_data(version), status=201)

@@ -13,7 +13,7 @@ from django.utils.translation import gettext
 
 from engine.simulate import simulate_game
 from games import selectors, services, sheet
-from games.models import Game
+from games.models import Game, GameVersion
 from games.replay import record_meta, record_to_steps
 from league.demo import DEMO_CLUB, DEMO_EVENT
 from league.models import Event, Round
@@ -52,7 +52,7 @@ def seed_games() -> list[str]:
                 "meta": record_meta(game),
                 **record,
             }
-            version = services.submit_record(referee, game, record, "upload")
+            version = services.submit_record(referee, game, record, GameVersion.Source.UPLOAD)
             services.confirm_version(confirmer, game, version.number)
             services.release_game(organiser.user, game)
             released += 1

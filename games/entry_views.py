@@ -18,9 +18,9 @@ from games import selectors, services, sheet
 from games.forms import PaperForm, UploadForm
 from games.models import Game, GameVersion
 from games.permissions import access_for, signed_in
-from games.records import NotARecordError
 from games.replay import record_meta
 from games.views import official_game
+from league.errors import UserError
 
 #: The sheet's words, handed to static/js/sheet.js as JSON.
 SHEET_STRINGS = {
@@ -137,7 +137,7 @@ def paper_page(request: HttpRequest, pk: int) -> HttpResponse:
     seats = selectors.seating(game, access_for(request))
     form = PaperForm(request.POST or None, seats=seats)
     if request.method == "POST" and form.is_valid():
-        try:
+        try:  # a refusal shows the form again, keeping the roles and winner typed
             version = services.submit_record(
                 signed_in(request),
                 game,
@@ -145,7 +145,7 @@ def paper_page(request: HttpRequest, pk: int) -> HttpResponse:
                 GameVersion.Source.PAPER,
                 reason=form.cleaned_data["reason"],
             )
-        except services.GameError as e:
+        except UserError as e:
             messages.error(request, e.message)
         else:
             _report_version(request, version)
@@ -191,9 +191,7 @@ def upload_one(
         version = services.submit_record(
             signed_in(request), game, data, GameVersion.Source.UPLOAD, reason=reason
         )
-    except NotARecordError as e:
-        return file_report(name, ok=False, message=str(e), violations=[])
-    except services.GameError as e:
+    except UserError as e:  # one file's refusal is its line of the report; the rest go on
         return file_report(name, ok=False, message=e.message, violations=[])
     ok = version.status == GameVersion.Status.SUBMITTED
     return file_report(

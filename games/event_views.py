@@ -20,6 +20,7 @@ from games.forms import UploadForm
 from games.models import Game
 from games.permissions import access_for, signed_in
 from games.records import NotARecordError, load_json, require_record_shape
+from league.errors import UserError
 from league.inputs import ROUND_MAX, strict_int
 from league.middleware import use_club_timezone
 from league.models import Event, Round, Table
@@ -56,13 +57,10 @@ def event_games(request: HttpRequest, pk: int) -> HttpResponse:
             number := strict_int(request.POST.get("round"), hi=ROUND_MAX)
         ):
             round_ = get_object_or_404(event.rounds, number=number)
-            try:
-                if verb == "create":
-                    _create_games(request, round_)
-                else:
-                    _release_games(request, round_)
-            except services.GameError as e:
-                messages.error(request, e.message)
+            if verb == "create":
+                _create_games(request, round_)
+            else:
+                _release_games(request, round_)
             return redirect(reverse("games:event", args=[event.pk]) + f"#round-{round_.number}")
     context: dict[str, Any] = {
         "event": event,
@@ -135,8 +133,8 @@ def _upload_to_event(request: HttpRequest, event: Event, name: str, data: bytes)
     """Match a file to its table by ``meta.round`` and ``meta.table``, then submit it."""
     try:
         value = require_record_shape(load_json(data))
-    except NotARecordError as e:
-        return file_report(name, ok=False, message=str(e), violations=[])
+    except NotARecordError as e:  # this file's line of the report; the rest go on
+        return file_report(name, ok=False, message=e.message, violations=[])
     meta = value.get("meta") if isinstance(value, dict) else None
     rnd = meta.get("round") if isinstance(meta, dict) else None
     tbl = meta.get("table") if isinstance(meta, dict) else None
@@ -167,7 +165,7 @@ def _upload_to_event(request: HttpRequest, event: Event, name: str, data: bytes)
         )
     try:
         game = services.game_for_table(table, signed_in(request))
-    except services.GameError as e:
+    except UserError as e:  # one file's refusal is its line of the report; the rest go on
         return file_report(name, ok=False, message=e.message, violations=[])
     game = selectors.game_by_id(game.pk)
     return upload_one(request, game, name, data)

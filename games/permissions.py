@@ -161,26 +161,3 @@ def signed_in(request: object) -> User:
     if isinstance(user, User) and user.is_authenticated and user.is_active:
         return user
     raise PermissionDenied
-
-
-# --- asked once, by a caller without an access object -----------------------------------------
-
-
-def can_view_game(user: Viewer, game: Game) -> bool:
-    return Access(user).can_view_game(game)
-
-
-def can_see_secrets(user: Viewer, game: Game) -> bool:
-    return Access(user).can_see_secrets(game)
-
-
-def can_submit(user: Viewer, game: Game) -> bool:
-    return Access(user).can_submit(game)
-
-
-def can_confirm(user: Viewer, game: Game) -> bool:
-    return Access(user).can_confirm(game)
-
-
-def can_release(user: Viewer, game: Game) -> bool:
-    return Access(user).can_release(game)

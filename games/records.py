@@ -12,19 +12,22 @@ from typing import Any
 
 from django.conf import settings
 from django.utils import translation
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _
 
 from engine.record import FORMAT, json_problem, loads
 from engine.rulesets import RulesetError, get_ruleset
 from engine.validate import validate
+from games.errors import EngineWords
 from games.models import Game
-from league.engine_text import engine_text, violation_text
+from league.engine_text import violation_text
 from league.inputs import holds_nul, max_json_depth, nesting_depth, value_depth
 from league.models import Player, Seat
 
 
-class NotARecordError(ValueError):
-    """Input that is not a KGR/1 record at all (not JSON, not an object, another format).
+class NotARecordError(EngineWords, ValueError):
+    """Input that is not a KGR/1 record at all (not JSON, not an object, another format):
+    400, a ``record.*`` code (``record.json``: the engine's words for the parser's
+    complaint).
 
     Nothing is stored; the message says what was wrong and is safe to show anyone.
     """
@@ -54,8 +57,9 @@ def _require_size(size: int) -> None:
     limit = record_max_bytes()
     if size > limit:
         raise NotARecordError(
-            _("the record is too large: %(size)s KiB, the limit is %(limit)s KiB")
-            % {"size": size // 1024, "limit": limit // 1024}
+            _("the record is too large: %(size)s KiB, the limit is %(limit)s KiB"),
+            code="record.too_large",
+            params={"size": size // 1024, "limit": limit // 1024},
         )
 
 
@@ -69,27 +73,34 @@ def load_json(data: str | bytes) -> Any:
         try:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise NotARecordError(_("not JSON: the file is not UTF-8 text")) from None
+            raise NotARecordError(
+                _("not JSON: the file is not UTF-8 text"), code="record.not_utf8"
+            ) from None
     depth = max_json_depth()
     if nesting_depth(data, depth) > depth:
         raise NotARecordError(
-            _("not a game record: nested deeper than %(n)s levels") % {"n": depth}
+            _("not a game record: nested deeper than %(n)s levels"),
+            code="record.too_deep",
+            params={"n": depth},
         )
     try:
         return loads(data)
     except json.JSONDecodeError as e:  # the decoder's complaint as a code and params
-        raise NotARecordError(engine_text("record.json", json_problem(e))) from None
+        raise NotARecordError(code="record.json", params=json_problem(e)) from None
 
 
 def require_record_shape(value: Any) -> dict[str, Any]:
     """A JSON object in the KGR/1 format, or :class:`NotARecordError`."""
     if not isinstance(value, dict):
-        raise NotARecordError(_("not a game record: expected a JSON object"))
+        raise NotARecordError(
+            _("not a game record: expected a JSON object"), code="record.not_object"
+        )
     fmt = value.get("format")
     if fmt != FORMAT:
         raise NotARecordError(
-            _("wrong format: expected %(want)s, got %(got)s")
-            % {"want": json.dumps(FORMAT), "got": json.dumps(fmt)[:40]}
+            _("wrong format: expected %(want)s, got %(got)s"),
+            code="record.format",
+            params={"want": json.dumps(FORMAT), "got": json.dumps(fmt)[:40]},
         )
     return value
 
@@ -185,15 +196,21 @@ def check_record(game: Game, data: Any) -> Check:
         depth = max_json_depth()
         if value_depth(value, depth) > depth:
             raise NotARecordError(
-                _("not a game record: nested deeper than %(n)s levels") % {"n": depth}
+                _("not a game record: nested deeper than %(n)s levels"),
+                code="record.too_deep",
+                params={"n": depth},
             )
         try:
             size = len(json.dumps(value, allow_nan=False).encode())
         except ValueError:
-            raise NotARecordError(_("not JSON: NaN and Infinity are not JSON numbers")) from None
+            raise NotARecordError(
+                _("not JSON: NaN and Infinity are not JSON numbers"), code="record.nan"
+            ) from None
         _require_size(size)
     if holds_nul(value):
-        raise NotARecordError(_("not a game record: a text holds a NUL character (\\u0000)"))
+        raise NotARecordError(
+            _("not a game record: a text holds a NUL character (\\u0000)"), code="record.nul"
+        )
     record = require_record_shape(value)
     verdict = validate(data if isinstance(data, str | bytes) else record)
     violations = [v.as_dict() for v in verdict.violations]

@@ -23,7 +23,8 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext as _
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 from engine.record import (
     Award,
@@ -52,9 +53,8 @@ from engine.state import (
     day_events,
 )
 from engine.validate import validate
+from games.errors import EngineWords
 from games.models import Game
-from games.services import GameError
-from league.engine_text import violation_text
 from league.models import Player
 from league.models import Seat as LeagueSeat
 
@@ -87,26 +87,29 @@ STEP_KEYS = {
 }
 
 
-class StepError(GameError):
-    """A step the rules (or the sheet) do not allow: the sentence in the reader's language,
-    and for the engine's refusals its ``code``, ``where`` and ``params``."""
+class StepError(EngineWords):
+    """A step the rules (or the sheet) do not allow (400). The sheet's own refusals have
+    the code ``sheet.invalid`` and a sentence of their own; the engine's (:meth:`refused`)
+    its violation's ``code``, ``where`` and ``params``, in the reader's language when read.
+    The answer carries ``where``."""
 
     def __init__(
         self,
-        message: str,
+        message: str | Promise | None,
+        *,
         code: str = "sheet.invalid",
         where: str = "",
         params: Mapping[str, Any] | None = None,
     ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.where = where
-        self.params: dict[str, Any] = dict(params or {})
+        super().__init__(message, code=code, params=params, where=where)
 
     @classmethod
     def refused(cls, v: Violation) -> StepError:
         """The engine's violation ``v`` as a refusal of the step."""
-        return cls(violation_text(v.code, v.where, v.params), v.code, v.where, v.params)
+        return cls(None, code=v.code, where=v.where, params=v.params)
+
+    def extra(self) -> dict[str, Any]:
+        return {"where": self.where}
 
 
 @dataclasses.dataclass
@@ -177,7 +180,7 @@ def _seat_players(game: Game) -> dict[int, dict[str, str]]:
 
 def _int(v: Any, what: str) -> int:
     if type(v) is not int:
-        raise StepError(_("%(what)s must be a seat number") % {"what": what})
+        raise StepError(_("%(what)s must be a seat number"), params={"what": what})
     return int(v)
 
 
@@ -214,7 +217,7 @@ def _engine_event(step: dict[str, Any]) -> Event:
                 raise StepError(_("a voter must be a seat number"))
             pairs.append((int(voter), _opt_int(target, "vote")))
         return Ballot(tuple(sorted(pairs)))
-    raise StepError(_("unknown step type %(t)s") % {"t": str(kind)[:20]})
+    raise StepError(_("unknown step type %(t)s"), params={"t": str(kind)[:20]})
 
 
 def _deal(game: Game, replay: Replay, step: dict[str, Any]) -> None:
@@ -238,7 +241,7 @@ def _deal(game: Game, replay: Replay, step: dict[str, Any]) -> None:
             raise StepError(_("every seat needs a card: killer, police or civilian"))
         number = int(key)
         if number not in players:
-            raise StepError(_("seat %(n)s has no player") % {"n": number})
+            raise StepError(_("seat %(n)s has no player"), params={"n": number})
         seats.append(Seat(number, players[number]["handle"], Role(role)))
     if sorted(s.seat for s in seats) != sorted(players):
         raise StepError(_("every seat needs a card: killer, police or civilian"))
@@ -247,9 +250,8 @@ def _deal(game: Game, replay: Replay, step: dict[str, Any]) -> None:
     verdict = validate(record)
     if counts is None or not verdict.valid:
         if verdict.violations:
-            v = verdict.violations[0]
-            raise StepError(violation_text(v.code, v.where, v.params), "setup", "setup", v.params)
-        raise StepError(_("this table size is not allowed"), "setup", "setup")
+            raise StepError.refused(verdict.violations[0])
+        raise StepError(_("this table size is not allowed"), code="sheet.table_size", where="setup")
     replay.state = GameState(replay.rules, record.seats)
 
 

@@ -1,67 +1,67 @@
 """Writes to games: submissions, confirmation, corrections and release.
 
-Every write locks the game row (``select_for_update``), checks the caller's expected
-revision (a stale one raises :class:`StaleRevision`, never overwrites), moves statuses
-only through :func:`_transition` (which writes history), bumps the revision, writes an
-audit entry, and tells the results pipeline on commit.
+Every write checks the actor's permission with one :class:`~games.permissions.Access`,
+locks the game row (``select_for_update``), checks the caller's expected revision (a stale
+one raises :class:`StaleRevision`, never overwrites), moves statuses only through
+:func:`_transition` (which writes history), bumps the revision, writes an audit entry, and
+tells the results pipeline on commit. A refusal is a :class:`~league.errors.UserError`
+with a ``game.*`` code.
 """
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 from engine.rulesets import RulesetError, get_ruleset
-from games import permissions
+from games.errors import EngineWords
 from games.models import Game, GameStatusChange, GameVersion
+from games.permissions import Access
 from games.records import check_record
 from games.signals import results_changed, results_pending
-from league.engine_text import engine_text
+from league.errors import UserError
 from league.models import AuditEntry, Club, Player, Referee, Round, Seat, Table
+from league.permissions import Viewer
 
 S = Game.Status
 V = GameVersion.Status
 
 
-class GameError(Exception):
-    """A refusal the user can act on; ``message`` is translated and never names a role."""
-
-    status_code = 400
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+def not_allowed(message: str | Promise, code: str = "game.not_allowed") -> UserError:
+    """A 403 refusal of a game write (``message`` a lazy sentence)."""
+    return UserError(message, code=code, status=403)
 
 
-class NotAllowed(GameError):
-    status_code = 403
-
-
-class Conflict(GameError):
-    status_code = 409
-
-
-class StaleRevision(Conflict):
-    """The caller saw an older revision of the game than the current one."""
+class StaleRevision(UserError):
+    """The caller saw an older revision of the game than the current one (409); the
+    answer carries the current ``revision``."""
 
     def __init__(self, current: int) -> None:
         super().__init__(
             _(
                 "This game changed since you loaded it (now at revision %(rev)s). "
                 "Reload and try again."
-            )
-            % {"rev": current}
+            ),
+            code="game.stale_revision",
+            params={"rev": current},
+            status=409,
         )
         self.current = current
+
+    def extra(self) -> dict[str, Any]:
+        return {"revision": self.current}
 
 
 # Allowed status moves; a correction keeps confirmed/released and is written as history.
 # A void (organisers, with a reason) is the one way out of every status and is final.
-_MOVES: dict[str, set[str]] = {
+_MOVES: dict[S, set[S]] = {
     S.DRAFT: {S.SUBMITTED, S.VOIDED},
     S.SUBMITTED: {S.CONFIRMED, S.VOIDED},
     S.CONFIRMED: {S.RELEASED, S.VOIDED},
@@ -100,25 +100,40 @@ def check_revision(game: Game, expected: int | None) -> None:
         raise StaleRevision(game.revision)
 
 
+class BadMove(UserError):
+    """A status move the game's rules do not allow (409); ``params`` are the two status
+    values, the sentence shows their labels in the reader's language."""
+
+    def __init__(self, source: str, target: str) -> None:
+        super().__init__(
+            _("A game cannot go from %(a)s to %(b)s."),
+            code="game.bad_status",
+            params={"a": source, "b": target},
+            status=409,
+        )
+
+    @property
+    def message(self) -> str:
+        labels = {k: S(v).label for k, v in self.params.items()}
+        return str(self.template) % labels
+
+
 def _transition(
     game: Game,
-    to: str,
-    actor: Any,
+    to: S,
+    actor: Viewer,
     version: GameVersion | None = None,
     reason: str = "",
 ) -> None:
     """The one place a game's status changes: validates the move and writes history."""
-    if to != game.status and to not in _MOVES[game.status]:
-        raise Conflict(
-            _("A game cannot go from %(a)s to %(b)s.")
-            % {"a": S(game.status).label, "b": S(to).label}
-        )
+    if to != game.status and to not in _MOVES[S(game.status)]:
+        raise BadMove(game.status, to)
     GameStatusChange.objects.create(
         game=game,
         from_status=game.status,
         to_status=to,
         version=version,
-        actor=actor if actor is not None and actor.is_authenticated else None,
+        actor=_user(actor),
         reason=reason,
     )
     game.status = to
@@ -129,10 +144,15 @@ def _save(game: Game) -> None:
     game.save(update_fields=["status", "revision", "updated_at"])
 
 
-def audit(actor: Any, action: str, game: Game, **data: Any) -> None:
+def _user(actor: Viewer) -> User | None:
+    """The account to record beside a change (none for an anonymous caller or a task)."""
+    return actor if isinstance(actor, User) and actor.is_authenticated else None
+
+
+def audit(actor: Viewer, action: str, game: Game, **data: Any) -> None:
     """An audit entry; ``data`` never holds roles (the log is read by more people)."""
     AuditEntry.objects.create(
-        actor=actor if actor is not None and actor.is_authenticated else None,
+        actor=_user(actor),
         action=action,
         target_type="game",
         target_id=game.pk,
@@ -146,10 +166,22 @@ def audit(actor: Any, action: str, game: Game, **data: Any) -> None:
 
 def require_not_voided(game: Game) -> None:
     if game.status == S.VOIDED:
-        raise Conflict(_("This game was voided; it can no longer change."))
+        raise UserError(
+            _("This game was voided; it can no longer change."), code="game.voided", status=409
+        )
 
 
-def game_for_table(table: Table, actor: Any = None) -> Game:
+def _require_released(round_: Round) -> None:
+    if round_.status != Round.Status.RELEASED:
+        raise UserError(
+            _("Round %(n)s is not released yet: its games open when it is."),
+            code="game.round_not_released",
+            params={"n": round_.number},
+            status=409,
+        )
+
+
+def game_for_table(table: Table, actor: User | None = None) -> Game:
     """The table's game, created on first use (one per table, by a unique constraint).
 
     Only a released round has games: its seating is final and public, so nothing played
@@ -158,11 +190,7 @@ def game_for_table(table: Table, actor: Any = None) -> Game:
         return Game.objects.get(table=table)
     except Game.DoesNotExist:
         pass
-    round_ = table.round
-    if round_.status != Round.Status.RELEASED:
-        raise Conflict(
-            _("Round %(n)s is not released yet: its games open when it is.") % {"n": round_.number}
-        )
+    _require_released(table.round)
     try:
         with transaction.atomic():
             game = Game.objects.create(table=table)
@@ -172,56 +200,54 @@ def game_for_table(table: Table, actor: Any = None) -> Game:
         return Game.objects.get(table=table)
 
 
-def create_round_games(actor: Any, round_: Round) -> list[Game]:
+def create_round_games(actor: User, round_: Round) -> list[Game]:
     """A game for every table of the round (organisers; existing games are kept)."""
-    from league.permissions import can_manage_event
-
-    if not can_manage_event(actor, round_.event):
-        raise NotAllowed(_("Only the event's organisers can create its games."))
-    if round_.status != Round.Status.RELEASED:
-        raise Conflict(
-            _("Round %(n)s is not released yet: its games open when it is.") % {"n": round_.number}
-        )
+    if not Access(actor).can_manage_event(round_.event):
+        raise not_allowed(_("Only the event's organisers can create its games."))
+    _require_released(round_)
     games = [game_for_table(t, actor) for t in round_.tables.select_related("round__event")]
     return games
 
 
 def create_club_game(
-    actor: Any,
+    actor: User,
     club: Club,
-    ruleset: Any,
+    ruleset: str,
     referee: Referee | None = None,
     title: str = "",
-    played_on: Any = None,
+    played_on: date | None = None,
     players: list[str] | None = None,
 ) -> Game:
     """A stand-alone game at a club, refereed by ``referee`` (default: the actor)."""
-    from league.permissions import is_club_organiser
-
     if referee is None:
-        referee = Referee.objects.filter(user=actor).first() if actor.is_authenticated else None
-    organiser = is_club_organiser(actor, club)
+        referee = Referee.objects.filter(user=actor).first()
+    organiser = Access(actor).is_club_organiser(club)
     own = referee is not None and referee.user_id == actor.pk and referee.club_id == club.pk
     if not (organiser or own):
-        raise NotAllowed(_("Only the club's organisers and referees can record its games."))
+        raise not_allowed(_("Only the club's organisers and referees can record its games."))
     try:
         rules = get_ruleset(ruleset)
     except RulesetError as e:  # said by code, in the reader's language
-        raise GameError(engine_text(e.code, e.params)) from None
+        raise EngineWords(code=e.code, params=e.params) from None
     handles = [h.strip() for h in players or [] if h.strip()]
     if handles:
         if len(set(handles)) != len(handles):
-            raise GameError(_("A player can hold only one seat."))
+            raise UserError(_("A player can hold only one seat."), code="game.seat_twice")
         if rules.role_counts(len(handles)) is None:
             lo, hi = rules.players
-            raise GameError(
-                _("%(ruleset)s seats %(lo)s to %(hi)s players, not %(n)s.")
-                % {"ruleset": rules.id, "lo": lo, "hi": hi, "n": len(handles)}
+            raise UserError(
+                _("%(ruleset)s seats %(lo)s to %(hi)s players, not %(n)s."),
+                code="game.table_size",
+                params={"ruleset": rules.id, "lo": lo, "hi": hi, "n": len(handles)},
             )
         known = set(Player.objects.filter(handle__in=handles).values_list("handle", flat=True))
         unknown = [h for h in handles if h not in known]
         if unknown:
-            raise GameError(_("Unknown players: %(p)s") % {"p": ", ".join(unknown)})
+            raise UserError(
+                _("Unknown players: %(p)s"),
+                code="game.unknown_players",
+                params={"p": ", ".join(unknown)},
+            )
     with transaction.atomic():
         game = Game.objects.create(
             club=club,
@@ -239,7 +265,7 @@ def create_club_game(
 
 
 def submit_record(
-    actor: Any,
+    actor: User,
     game: Game,
     data: Any,
     source: str,
@@ -248,9 +274,9 @@ def submit_record(
 ) -> GameVersion:
     """Append a version. Valid and complete: ``submitted``; otherwise a ``draft`` showing
     its violations. On a confirmed or released game this is a correction and needs a
-    reason. Raises ``records.NotARecordError`` for input that is no KGR/1 record."""
-    if not permissions.can_submit(actor, game):
-        raise NotAllowed(_("Only this game's referee and organisers can submit its record."))
+    reason. Raises ``records.NotARecordError`` (400) for input that is no KGR/1 record."""
+    if not Access(actor).can_submit(game):
+        raise not_allowed(_("Only this game's referee and organisers can submit its record."))
     with transaction.atomic():
         game = lock_game(game.pk)
         check_revision(game, expected_revision)
@@ -261,7 +287,10 @@ def submit_record(
         correction = game.status in (S.CONFIRMED, S.RELEASED)
         reason = reason.strip()
         if correction and not reason:
-            raise GameError(_("This game is already confirmed: a correction needs a reason."))
+            raise UserError(
+                _("This game is already confirmed: a correction needs a reason."),
+                code="game.reason_required",
+            )
         last = game.versions.aggregate(m=Max("number"))["m"] or 0
         status = V.SUBMITTED if check.valid and check.complete else V.DRAFT
         version = GameVersion.objects.create(
@@ -295,14 +324,14 @@ def submit_record(
 
 
 def confirm_version(
-    actor: Any, game: Game, number: int, expected_revision: int | None = None
+    actor: User, game: Game, number: int, expected_revision: int | None = None
 ) -> GameVersion:
     """Confirm a submitted version: by an official who did not submit it, under a lock.
 
     The previously confirmed version (if any: this is a correction) is superseded, and so
     are older pending submissions. The results pipeline hears about it on commit."""
-    if not permissions.can_confirm(actor, game):
-        raise NotAllowed(_("Only this game's referee and organisers can confirm its record."))
+    if not Access(actor).can_confirm(game):
+        raise not_allowed(_("Only this game's referee and organisers can confirm its record."))
     with transaction.atomic():
         game = lock_game(game.pk)
         check_revision(game, expected_revision)
@@ -310,19 +339,33 @@ def confirm_version(
         try:
             version = game.versions.select_for_update().get(number=number)
         except GameVersion.DoesNotExist:
-            raise GameError(_("This game has no version %(n)s.") % {"n": number}) from None
+            raise UserError(
+                _("This game has no version %(n)s."),
+                code="game.no_version",
+                params={"n": number},
+            ) from None
         if version.status == V.CONFIRMED:
-            raise Conflict(_("Version %(n)s is already confirmed.") % {"n": number})
+            raise UserError(
+                _("Version %(n)s is already confirmed."),
+                code="game.already_confirmed",
+                params={"n": number},
+                status=409,
+            )
         if version.status != V.SUBMITTED:
-            raise Conflict(
+            raise UserError(
                 _(
                     "Version %(n)s cannot be confirmed: only a valid, complete, "
                     "submitted version can."
-                )
-                % {"n": number}
+                ),
+                code="game.not_confirmable",
+                params={"n": number},
+                status=409,
             )
         if version.submitted_by_id == actor.pk:
-            raise NotAllowed(_("You submitted this version; another official must confirm it."))
+            raise not_allowed(
+                _("You submitted this version; another official must confirm it."),
+                code="game.own_submission",
+            )
         correction = game.status in (S.CONFIRMED, S.RELEASED)
         game.versions.filter(status=V.CONFIRMED).update(status=V.SUPERSEDED)
         game.versions.filter(status=V.SUBMITTED, number__lt=number).update(status=V.SUPERSEDED)
@@ -332,7 +375,7 @@ def confirm_version(
         version.save(update_fields=["status", "confirmed_by", "confirmed_at"])
         _transition(
             game,
-            game.status if correction else S.CONFIRMED,
+            S(game.status) if correction else S.CONFIRMED,
             actor,
             version,
             reason=version.reason if correction else "",
@@ -344,15 +387,17 @@ def confirm_version(
     return version
 
 
-def release_game(actor: Any, game: Game, expected_revision: int | None = None) -> Game:
+def release_game(actor: User, game: Game, expected_revision: int | None = None) -> Game:
     """Publish a confirmed game: its roles and record become public (organisers only)."""
-    if not permissions.can_release(actor, game):
-        raise NotAllowed(_("Only the organisers can release a game's results."))
+    if not Access(actor).can_release(game):
+        raise not_allowed(_("Only the organisers can release a game's results."))
     with transaction.atomic():
         game = lock_game(game.pk)
         check_revision(game, expected_revision)
         if game.status != S.CONFIRMED:
-            raise Conflict(_("Only a confirmed game can be released."))
+            raise UserError(
+                _("Only a confirmed game can be released."), code="game.not_confirmed", status=409
+            )
         _transition(game, S.RELEASED, actor)
         _save(game)
         audit(actor, "game.release", game)
@@ -361,15 +406,13 @@ def release_game(actor: Any, game: Game, expected_revision: int | None = None) -
     return game
 
 
-def release_round(actor: Any, round_: Round) -> int:
+def release_round(actor: User, round_: Round) -> int:
     """Release every confirmed game of a round at once (organisers): one transaction,
     one history row and audit line per game, one stale mark and one results task for the
     event (the task takes in every game released). Returns how many were released."""
-    from league.permissions import can_manage_event
-
-    if not can_manage_event(actor, round_.event):
-        raise NotAllowed(_("Only the organisers can release a game's results."))
-    user = actor if actor is not None and actor.is_authenticated else None
+    if not Access(actor).can_manage_event(round_.event):
+        raise not_allowed(_("Only the organisers can release a game's results."))
+    user = _user(actor)
     with transaction.atomic():
         games = list(
             Game.objects.select_for_update(of=("self",))
@@ -407,18 +450,18 @@ def release_round(actor: Any, round_: Round) -> int:
 # --- voiding -----------------------------------------------------------------------------
 
 
-def void_game(actor: Any, game: Game, reason: str, expected_revision: int | None = None) -> Game:
+def void_game(actor: User, game: Game, reason: str, expected_revision: int | None = None) -> Game:
     """Take a game out of play for good, keeping every version and sheet step.
 
     An event game leaves its table — remembering its event, round, table number, referee
     and seating — so the table can be redrawn, swapped or played again; a voided game
     counts for nothing in standings and ratings. Organisers only, with a reason.
     """
-    if not permissions.can_release(actor, game):
-        raise NotAllowed(_("Only the organisers can void a game."))
+    if not Access(actor).can_release(game):
+        raise not_allowed(_("Only the organisers can void a game."))
     reason = (reason or "").strip()
     if not reason:
-        raise GameError(_("Say why the game is voided."))
+        raise UserError(_("Say why the game is voided."), code="game.reason_required")
     with transaction.atomic():
         game = lock_game(game.pk)
         check_revision(game, expected_revision)

@@ -15,22 +15,34 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from engine.record import Winner
 from engine.state import Expected
 from games.models import Game, GameSheet, GameVersion
 from games.permissions import Access
 from games.replay import STEP_KEYS, STEP_TYPES, Replay, StepError, apply_step, replay_steps
-from games.services import Conflict, NotAllowed, audit, lock_game, submit_record
+from games.services import audit, lock_game, not_allowed, require_not_voided, submit_record
 from league.engine_text import message_text, phase_text, word_text
+from league.errors import UserError
 
 
-class StaleSheet(Conflict):
+class StaleSheet(UserError):
+    """The sheet moved on since the caller's revision (409); the answer carries the
+    current ``state`` and its ``revision``."""
+
     def __init__(self, state: dict[str, Any]) -> None:
         super().__init__(
-            _("The sheet changed on another device; it now shows the latest saved state.")
+            gettext_lazy(
+                "The sheet changed on another device; it now shows the latest saved state."
+            ),
+            code="sheet.stale_revision",
+            status=409,
         )
         self.state = state
+
+    def extra(self) -> dict[str, Any]:
+        return {"state": self.state, "revision": self.state["revision"]}
 
 
 def _seats(s: frozenset[int]) -> list[int]:
@@ -158,15 +170,20 @@ def _get_sheet(game: Game, lock: bool = False) -> GameSheet:
 
 def _require_official(actor: User, game: Game) -> None:
     if not Access(actor).is_game_official(game):
-        raise NotAllowed(_("Only this game's referee and organisers can use its sheet."))
+        raise not_allowed(
+            gettext_lazy("Only this game's referee and organisers can use its sheet.")
+        )
 
 
 def _require_open(game: Game) -> None:
-    if game.status == Game.Status.VOIDED:
-        raise Conflict(_("This game was voided; it can no longer change."))
+    require_not_voided(game)
     if game.status in (Game.Status.CONFIRMED, Game.Status.RELEASED):
-        raise Conflict(
-            _("This game is confirmed; the sheet is closed. Submit a correction instead.")
+        raise UserError(
+            gettext_lazy(
+                "This game is confirmed; the sheet is closed. Submit a correction instead."
+            ),
+            code="sheet.closed",
+            status=409,
         )
 
 
@@ -183,7 +200,7 @@ def add_step(
     """Append one step if the engine allows it; returns the new state."""
     _require_official(actor, game)
     if not isinstance(step, dict) or step.get("type") not in STEP_TYPES:
-        raise StepError(_("unknown step type"))
+        raise StepError(gettext_lazy("unknown step type"))
     step_id = str(step.get("id") or "")[:64]
     with transaction.atomic():
         game = lock_game(game.pk)
@@ -217,7 +234,7 @@ def undo_step(actor: User, game: Game, expected_revision: int | None) -> dict[st
         _require_open(game)
         steps = list(sheet.steps)
         if not steps:
-            raise StepError(_("nothing to undo"))
+            raise StepError(gettext_lazy("nothing to undo"))
         undone = steps.pop()
         sheet.steps = steps
         sheet.revision += 1
@@ -238,7 +255,7 @@ def submit_sheet(actor: User, game: Game, expected_revision: int | None) -> Game
         replay = replay_steps(game, list(sheet.steps))
         record = replay.record_json()
         if record is None:
-            raise StepError(_("deal the cards first"))
+            raise StepError(gettext_lazy("deal the cards first"))
         latest = game.versions.order_by("-number").first()
         if (
             latest is not None

@@ -24,6 +24,7 @@ from games import review, selectors, services
 from games.forms import ClubGameForm
 from games.models import Game, GameVersion
 from games.permissions import access_for, signed_in
+from league.errors import UserError
 from league.inputs import safe_back, strict_int
 from league.middleware import use_club_timezone
 from league.models import Club, Round, Table
@@ -185,16 +186,12 @@ def review_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def confirm_view(request: HttpRequest, pk: int) -> HttpResponse:
     game = official_game(request, pk)
     number = request.POST.get("version", "")
-    try:
-        version = services.confirm_version(
-            signed_in(request),
-            game,
-            strict_int(number) or 0,
-            expected_revision=posted_revision(request),
-        )
-    except services.GameError as e:
-        messages.error(request, e.message)
-        return back(request, reverse("games:game", args=[game.pk]))
+    version = services.confirm_version(
+        signed_in(request),
+        game,
+        strict_int(number) or 0,
+        expected_revision=posted_revision(request),
+    )
     game.refresh_from_db(fields=["status", "revision"])
     messages.success(
         request,
@@ -212,16 +209,12 @@ def confirm_view(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def release_view(request: HttpRequest, pk: int) -> HttpResponse:
     game = official_game(request, pk)
-    try:
-        services.release_game(signed_in(request), game, expected_revision=posted_revision(request))
-    except services.GameError as e:
-        messages.error(request, e.message)
-    else:
-        messages.success(
-            request,
-            _("%(where)s: results released; the game is now %(status)s and its record public.")
-            % {"where": where(game), "status": Game.Status.RELEASED.label},
-        )
+    services.release_game(signed_in(request), game, expected_revision=posted_revision(request))
+    messages.success(
+        request,
+        _("%(where)s: results released; the game is now %(status)s and its record public.")
+        % {"where": where(game), "status": Game.Status.RELEASED.label},
+    )
     return back(request, reverse("games:game", args=[game.pk]))
 
 
@@ -234,25 +227,21 @@ def void_view(request: HttpRequest, pk: int) -> HttpResponse:
     if not access_for(request).is_game_organiser(game):
         raise PermissionDenied
     place = where(game)
-    try:
-        services.void_game(
-            signed_in(request),
-            game,
-            request.POST.get("reason", ""),
-            expected_revision=posted_revision(request),
+    services.void_game(
+        signed_in(request),
+        game,
+        request.POST.get("reason", ""),
+        expected_revision=posted_revision(request),
+    )
+    messages.success(
+        request,
+        _(
+            "%(where)s: game voided. It no longer counts; its versions and steps are "
+            "kept, and the table is free for a redraw, a swap, a referee change or a "
+            "new game."
         )
-    except services.GameError as e:
-        messages.error(request, e.message)
-    else:
-        messages.success(
-            request,
-            _(
-                "%(where)s: game voided. It no longer counts; its versions and steps are "
-                "kept, and the table is free for a redraw, a swap, a referee change or a "
-                "new game."
-            )
-            % {"where": place},
-        )
+        % {"where": place},
+    )
     return back(request, reverse("games:game", args=[game.pk]))
 
 
@@ -283,11 +272,7 @@ def open_table(request: HttpRequest, table_pk: int) -> HttpResponse:
     is_referee = table.referee is not None and table.referee.user_id == request.user.pk
     if not (is_referee or access_for(request).can_manage_event(table.round.event)):
         raise Http404
-    try:
-        game = services.game_for_table(table, signed_in(request))
-    except services.GameError as e:
-        messages.error(request, e.message)
-        return back(request, reverse("games:mine"))
+    game = services.game_for_table(table, signed_in(request))
     return redirect("games:sheet", pk=game.pk)
 
 
@@ -296,7 +281,7 @@ def club_game_new(request: HttpRequest, club_slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=club_slug)
     form = ClubGameForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        try:
+        try:  # a refusal shows the form again, keeping what was typed
             game = services.create_club_game(
                 signed_in(request),
                 club,
@@ -305,7 +290,7 @@ def club_game_new(request: HttpRequest, club_slug: str) -> HttpResponse:
                 played_on=form.cleaned_data["played_on"],
                 players=form.cleaned_data["players"],
             )
-        except services.GameError as e:
+        except UserError as e:
             messages.error(request, e.message)
         else:
             return redirect("games:sheet", pk=game.pk)

@@ -14,8 +14,7 @@ from django.db import OperationalError
 from results.services import heal, heal_stale_events, process_game
 
 
-# Celery ships no type hints: its task decorator is untyped.
-@shared_task(  # type: ignore[untyped-decorator]
+@shared_task(
     name="games.process_game_results",
     acks_late=True,
     autoretry_for=(OperationalError,),
@@ -35,7 +34,7 @@ def process_game_results(game_id: int) -> dict[str, Any]:
     }
 
 
-@shared_task(  # type: ignore[untyped-decorator]
+@shared_task(
     name="games.heal_results",
     acks_late=True,
     autoretry_for=(OperationalError,),

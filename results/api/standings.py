@@ -2,7 +2,7 @@
 
 Same release gates as the pages: standings of published events only (released games
 only, by construction of the tables); a game's roles and points only when
-``games.permissions.can_see_secrets`` allows (released, or an official).
+the request's ``games.permissions.Access`` allows (released, or an official).
 """
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ from rest_framework.views import APIView
 from engine.errors import EngineError
 from engine.record import parse_record
 from engine.scoring import get_profile, score_game, summarize
-from games import permissions, selectors
+from games import selectors
 from games.models import Game
+from games.permissions import access_for
 from league.engine_text import stored_reason_text
 from league.models import Event, Player
-from league.permissions import can_view_event
 from results import selectors as results_selectors
 from results.account import account
 from results.reasons import Words, explain
@@ -142,7 +142,7 @@ class EventStandingsView(APIView):
 
     def get(self, request: Request, pk: int) -> Response:
         event = get_object_or_404(Event, pk=pk)
-        if not can_view_event(request.user, event):
+        if not access_for(request).can_view_event(event):
             raise Http404
         state = results_selectors.event_state(event)
         with_items = request.query_params.get("items") in ("1", "true", "yes")
@@ -198,7 +198,8 @@ class GameResultView(APIView):
             game = selectors.game_by_id(pk)
         except Game.DoesNotExist:
             raise Http404 from None
-        if not permissions.can_view_game(request.user, game):
+        access = access_for(request)
+        if not access.can_view_game(game):
             raise Http404
         event = game.event
         data: dict[str, Any] = {
@@ -211,11 +212,7 @@ class GameResultView(APIView):
             "seats": [],
             "account": [],
         }
-        record = (
-            selectors.confirmed_record(game)
-            if permissions.can_see_secrets(request.user, game)
-            else None
-        )
+        record = selectors.confirmed_record(game) if access.can_see_secrets(game) else None
         if record is not None:
             profile = get_profile(event.scoring_profile if event else "club-v1")
             handles = [s.get("player") for s in record.get("seats", [])]

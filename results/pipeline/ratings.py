@@ -29,6 +29,27 @@ from results.models import PlayerRating, RaterCheckpoint, RatingPoint, RatingsLe
 from results.pipeline.rated import Key, RatedGame, RatedSeat, load_rated_games, outcome_of
 from results.pipeline.swap import built_aside, indexes_rebuilt_after
 
+#: A :class:`PlayerRating` row as the pipeline writes it (and the tests read it back).
+RATING_COLUMNS = (
+    "player_id",
+    "rating",
+    "uncertainty",
+    "games",
+    "wins",
+    "draws",
+    "killer_rating",
+    "killer_games",
+    "killer_wins",
+    "police_rating",
+    "police_games",
+    "police_wins",
+    "civilian_rating",
+    "civilian_games",
+    "civilian_wins",
+    "last_game_id",
+    "last_played",
+)
+
 #: The rater's state is saved every this many games (a correction replays from there).
 CHECKPOINT_EVERY = 10000
 
@@ -397,29 +418,7 @@ def _write_player_ratings(
                 day,
             )
         )
-    insert_rows(
-        PlayerRating,
-        (
-            "player_id",
-            "rating",
-            "uncertainty",
-            "games",
-            "wins",
-            "draws",
-            "killer_rating",
-            "killer_games",
-            "killer_wins",
-            "police_rating",
-            "police_games",
-            "police_wins",
-            "civilian_rating",
-            "civilian_games",
-            "civilian_wins",
-            "last_game_id",
-            "last_played",
-        ),
-        rows,
-    )
+    insert_rows(PlayerRating, RATING_COLUMNS, rows)
 
 
 def rebuild_ratings() -> RatingsReport:

@@ -1,5 +1,5 @@
 """A game's public page: its record told night by night, with each player's points and
-reasons — only when ``games.permissions.can_see_secrets`` allows it (released, or an
+reasons — only when the request's ``games.permissions.Access`` allows it (released, or an
 official of the game), never otherwise: not even who held which card."""
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from django.views.decorators.http import require_GET
 from engine.errors import EngineError
 from engine.record import parse_record
 from engine.scoring import get_profile, score_game, summarize
-from games import permissions, selectors
+from games import selectors
 from games.models import Game
+from games.permissions import access_for
 from league.models import Player
 from results.account import WINNER_TEXT, account
 from results.selectors import ROLE_LABELS
@@ -28,9 +29,10 @@ def game_account(request: HttpRequest, pk: int) -> HttpResponse:
         game = selectors.game_by_id(pk)
     except Game.DoesNotExist:
         raise Http404 from None
-    if not permissions.can_view_game(request.user, game):
+    access = access_for(request)
+    if not access.can_view_game(game):
         raise Http404
-    secrets = permissions.can_see_secrets(request.user, game)
+    secrets = access.can_see_secrets(game)
     record = selectors.confirmed_record(game) if secrets else None
     context: dict[str, Any] = {"game": game, "record": record, "released": game.released}
     if record is not None:

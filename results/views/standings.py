@@ -2,7 +2,7 @@
 point breakdown.
 
 Release gates: the standings read the results tables, which count released games only,
-and show published events only (``league.permissions.can_view_event``).
+and show published events only (the request's ``games.permissions.Access``: ``can_view_event``).
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
+from games.permissions import access_for
 from league.csv_cells import SafeWriter
 from league.i18n import metric_label
 from league.middleware import use_club_timezone
 from league.models import Event
 from league.outages import cache
-from league.permissions import can_view_event
 from results import selectors
 from results.models import EventStanding
 from results.reasons import Words, explain
@@ -36,7 +36,7 @@ def public_event(request: HttpRequest, club_slug: str, event_slug: str) -> Event
     event = get_object_or_404(
         Event.objects.select_related("club"), club__slug=club_slug, slug=event_slug
     )
-    if not can_view_event(request.user, event):
+    if not access_for(request).can_view_event(event):
         raise Http404
     use_club_timezone(event.club)
     return event

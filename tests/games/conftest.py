@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,7 +14,9 @@ from django.utils import timezone
 from engine.simulate import simulate_game
 from games.models import Game
 from games.services import game_for_table
+from league.errors import UserError
 from league.models import Event, Round, Seat, Table
+from tests.league.conftest import _language_restored  # noqa: F401 (each test, its language)
 from tests.league.factories import (
     ClubOrganiserFactory,
     EventFactory,
@@ -20,6 +24,17 @@ from tests.league.factories import (
     RefereeFactory,
     UserFactory,
 )
+
+
+@contextmanager
+def refused(status: int, code: str | None = None) -> Iterator[pytest.ExceptionInfo[UserError]]:
+    """The block must raise a :class:`UserError` with this HTTP status (and code)."""
+    with pytest.raises(UserError) as error:
+        yield error
+    assert error.value.status == status, (error.value.code, error.value.status)
+    if code is not None:
+        assert error.value.code == code, error.value.code
+
 
 ROLES = (
     "anonymous",

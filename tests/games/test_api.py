@@ -62,10 +62,47 @@ def test_stale_write_gets_409_with_the_current_revision(world: World) -> None:
     )
     assert stale.status_code == 409
     body = stale.json()
+    assert body["code"] == "game.stale_revision" and body["params"] == {"rev": 2}
+    assert body["detail"].startswith("This game changed since you loaded it (now at revision 2)")
     assert body["revision"] == 2 and body["game"]["revision"] == 2
+    assert body["game"]["id"] == world.game.pk
     assert GameVersion.objects.filter(game=world.game).count() == 1
     missing = org.post(url("versions", world), {"record": world.record(2)}, format="json")
-    assert missing.status_code == 428
+    assert missing.status_code == 428 and missing.json()["code"] == "game.revision_required"
+
+
+def test_a_refusal_answers_with_detail_code_params_and_its_status(world: World) -> None:
+    """Every refusal of a service reaches the client through the API's one exception
+    handler: the sentence, a stable code, its params and the status of the refusal."""
+    ref, org = client_for(world.user("referee")), client_for(world.user("organiser"))
+    ref.post(url("versions", world), {"record": world.record(), "revision": 1}, format="json")
+    answers = {
+        "own": ref.post(url("confirm", world), {"version": 1, "revision": 2}, format="json"),
+        "missing": org.post(url("confirm", world), {"version": 7, "revision": 2}, format="json"),
+        "early": org.post(url("release", world), {"revision": 2}, format="json"),
+        "secret": client_for(world.user("other_player")).get(url("versions", world)),
+        "outsider": client_for(world.user("other_referee")).post(
+            url("sheet-step", world), {"step": {"type": "deal"}, "revision": 0}, format="json"
+        ),
+    }
+    expected = {
+        "own": (403, "game.own_submission", {}),
+        "missing": (400, "game.no_version", {"n": 7}),
+        "early": (409, "game.not_confirmed", {}),
+        "secret": (403, "game.not_released", {}),
+        "outsider": (403, "game.not_allowed", {}),
+    }
+    for name, (status, code, params) in expected.items():
+        r = answers[name]
+        body = r.json()
+        assert (r.status_code, body["code"], body["params"]) == (status, code, params), name
+        assert body["detail"] and "game" not in body, name
+    assert answers["missing"].json()["detail"] == "This game has no version 7."
+    es = APIClient(HTTP_ACCEPT_LANGUAGE="es")
+    es.force_authenticate(world.user("referee"))
+    translated = es.post(url("confirm", world), {"version": 1, "revision": 2}, format="json")
+    assert translated.json()["code"] == "game.own_submission"
+    assert translated.json()["detail"] != answers["own"].json()["detail"]
 
 
 def test_invalid_record_is_stored_as_draft_with_violations(world: World) -> None:
@@ -89,6 +126,8 @@ def test_wrong_format_is_400_and_stores_nothing(world: World) -> None:
         url("versions", world), {"record": {"format": "pgn"}, "revision": 1}, format="json"
     )
     assert r.status_code == 400 and "wrong format" in r.json()["detail"]
+    assert r.json()["code"] == "record.format"
+    assert r.json()["params"] == {"want": '"kgr/1"', "got": '"pgn"'}
     assert not world.game.versions.exists()
 
 

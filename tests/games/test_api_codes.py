@@ -11,8 +11,10 @@ from django.urls import reverse
 from django.utils import translation
 from rest_framework.test import APIClient
 
+from games import services
 from games.models import GameVersion
 from league.engine_text import violation_text
+from league.errors import UserError
 from tests.games.conftest import World
 
 pytestmark = pytest.mark.django_db
@@ -109,10 +111,11 @@ def test_a_refused_sheet_step_says_code_params_and_why(world: World, lang: str) 
 def test_an_unknown_ruleset_is_refused_by_code_in_the_readers_language(
     db: None, lang: str, said: str
 ) -> None:
-    from games import services
     from tests.league.factories import ClubOrganiserFactory
 
     org = ClubOrganiserFactory()
-    with translation.override(lang), pytest.raises(services.GameError) as refused:
+    with pytest.raises(UserError) as refused:
         services.create_club_game(org.user, org.club, "nonesuch")
-    assert refused.value.message.startswith(said)
+    assert refused.value.code == "ruleset.unknown" and refused.value.status == 400
+    with translation.override(lang):  # said in the language of whoever reads it
+        assert refused.value.message.startswith(said)

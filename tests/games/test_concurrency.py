@@ -15,6 +15,7 @@ from django.db import connection, connections
 
 from games import services
 from games.models import Game, GameStatusChange, GameVersion
+from league.errors import UserError
 from tests.games.conftest import make_world
 
 pytestmark = [
@@ -74,8 +75,8 @@ def test_two_officials_confirm_the_same_version_at_once() -> None:
     wins = [r for r in results if isinstance(r, GameVersion)]
     losses = [r for r in results if isinstance(r, Exception)]
     assert len(wins) == 1 and len(losses) == 1, results
-    assert isinstance(losses[0], services.Conflict)
-    assert losses[0].status_code == 409
+    assert isinstance(losses[0], UserError) and losses[0].code == "game.stale_revision"
+    assert losses[0].status == 409
     game = Game.objects.get(pk=world.game.pk)
     assert game.status == Game.Status.CONFIRMED and game.revision == rev + 1
     assert game.versions.filter(status="confirmed").count() == 1
@@ -124,7 +125,6 @@ def test_a_swap_and_a_submission_at_once_never_leave_a_record_beside_other_seats
     either the swap is refused (the record came first) or the record is judged against
     the new seating — never a valid record naming players who no longer sit there."""
     from league.draws import services as league_services
-    from league.errors import LeagueError
     from league.models import Seat
     from tests.league.factories import PlayerFactory
 
@@ -148,7 +148,7 @@ def test_a_swap_and_a_submission_at_once_never_leave_a_record_beside_other_seats
             outcome["swap"] = league_services.swap_players(
                 world.user("organiser"), world.round, first, stranger
             )
-        except LeagueError as e:
+        except UserError as e:
             outcome["swap"] = e
         finally:
             connections.close_all()
@@ -175,7 +175,7 @@ def test_a_swap_and_a_submission_at_once_never_leave_a_record_beside_other_seats
     version = GameVersion.objects.get(game=world.game)
     seated = dict(Seat.objects.filter(table=world.table).values_list("number", "player__handle"))
     recorded = {s["seat"]: s["player"] for s in version.record["seats"]}
-    if isinstance(outcome["swap"], LeagueError):
+    if isinstance(outcome["swap"], UserError):
         assert recorded == seated and version.valid
     else:
         assert recorded != seated and not version.valid  # judged against the new seating
@@ -188,7 +188,6 @@ def test_a_game_write_and_an_organisers_referee_move_never_deadlock(write: str) 
     game's and its table's — never the event row's (Table's ordering used to join and
     lock it), so neither waits on the other in a cycle."""
     from league.draws import services as league_services
-    from league.errors import LeagueError
     from league.models import Table
 
     world = make_world()
@@ -245,4 +244,4 @@ def test_a_game_write_and_an_organisers_referee_move_never_deadlock(write: str) 
         league_services.lock_event = original  # type: ignore[assignment]
     assert isinstance(results["game"], GameVersion), results
     # the move either went first (the table had no play yet) or was refused after it
-    assert isinstance(results["move"], list | LeagueError), results
+    assert isinstance(results["move"], list | UserError), results

@@ -19,8 +19,9 @@ from engine.simulate import simulate_game
 from games import services as games
 from games.models import Game, GameSheet, GameVersion
 from league.draws import services as draw_services
-from league.errors import LeagueError
+from league.errors import UserError
 from league.models import AuditEntry, DrawJob, Event, Round, Seat, Table
+from tests.games.conftest import refused
 from tests.league.factories import (
     ClubOrganiserFactory,
     EventFactory,
@@ -97,12 +98,12 @@ def test_no_game_for_an_unreleased_round(
     draw(organiser, event, django_capture_on_commit_callbacks, from_round=1, to_round=1)
     rnd = event.rounds.get(number=1)
     table = rnd.tables.first()
-    with pytest.raises(games.Conflict, match="not released"):
+    with refused(409, "game.round_not_released"):
         games.game_for_table(table, organiser)
-    with pytest.raises(games.Conflict, match="not released"):
+    with refused(409, "game.round_not_released"):
         games.create_round_games(organiser, rnd)
     draw_services.confirm_round(organiser, rnd)
-    with pytest.raises(games.Conflict, match="not released"):
+    with refused(409, "game.round_not_released"):
         games.game_for_table(table, organiser)
     assert not Game.objects.exists()
     rnd = draw_services.release_round(organiser, Round.objects.get(pk=rnd.pk))
@@ -136,12 +137,12 @@ def test_swap_and_referee_change_refused_at_a_played_table_until_void(
     before = seating(released_round)
     a = t1.seats.get(number=1).player
     b = t2.seats.get(number=1).player
-    with pytest.raises(LeagueError, match="round 1 table 1") as refused:
+    with pytest.raises(UserError, match="round 1 table 1") as swap:
         draw_services.swap_players(organiser, released_round, a, b)
-    assert refused.value.code == "played"
+    assert swap.value.code == "played"
     free = RefereeFactory()
     event.referees.add(free)
-    with pytest.raises(LeagueError, match="round 1 table 1"):
+    with pytest.raises(UserError, match="round 1 table 1"):
         draw_services.move_referee(organiser, t1, free)
     assert seating(released_round) == before
     version = game.versions.get()
@@ -164,7 +165,7 @@ def test_a_sheet_step_freezes_the_table_too(
     t1, t2 = released_round.tables.order_by("number")[:2]
     game = games.game_for_table(t1, organiser)
     GameSheet.objects.create(game=game, revision=1, steps=[{"id": "1", "type": "deal"}])
-    with pytest.raises(LeagueError, match="round 1 table 1"):
+    with pytest.raises(UserError, match="round 1 table 1"):
         draw_services.swap_players(
             organiser, released_round, t1.seats.first().player, t2.seats.first().player
         )
@@ -186,14 +187,14 @@ def test_a_void_needs_an_organiser_and_a_reason(
 ) -> None:
     game = played_game(organiser, released_round.tables.first())
     referee = RefereeFactory()
-    with pytest.raises(games.NotAllowed):
+    with refused(403, "game.not_allowed"):
         games.void_game(referee.user, game, "no")
-    with pytest.raises(games.GameError, match="why"):
+    with refused(400, "game.reason_required"):
         games.void_game(organiser, game, "  ")
     games.void_game(organiser, game, "replayed")
-    with pytest.raises(games.Conflict, match="voided"):
+    with refused(409, "game.voided"):
         games.void_game(organiser, Game.objects.get(pk=game.pk), "again")
-    with pytest.raises(games.Conflict, match="voided"):
+    with refused(409, "game.voided"):
         games.submit_record(
             organiser,
             Game.objects.get(pk=game.pk),
@@ -290,7 +291,7 @@ def test_redraw_keeps_swapped_seats(
 def test_redraw_of_a_released_round_is_still_refused(
     organiser: Any, event: Event, released_round: Round, django_capture_on_commit_callbacks: Any
 ) -> None:
-    with pytest.raises(LeagueError, match="released"):
+    with pytest.raises(UserError, match="released"):
         draw_services.request_draw(organiser, event, from_round=1)
 
 

@@ -110,6 +110,36 @@ def test_confirm_and_release_through_pages(world: World) -> None:
     assert world.game.status == Game.Status.RELEASED
 
 
+def test_a_refused_page_action_goes_back_with_the_message(world: World) -> None:
+    """A service's refusal on a page (here a stale release) is answered in one place
+    (``league.errors.UserErrorMiddleware``): back where the form was, the sentence as an
+    error message, nothing changed."""
+    services.submit_record(world.user("referee"), world.game, world.record(), "api")
+    services.confirm_version(world.user("organiser"), world.game, 1)
+    game_path = reverse("games:game", args=[world.game.pk])
+    org = logged_in(world.user("organiser"))
+    r = org.post(
+        reverse("games:release", args=[world.game.pk]),
+        {"revision": 1, "next": game_path},
+    )
+    assert r.status_code == 302 and r["Location"] == game_path
+    page = org.get(game_path).content.decode()
+    assert '<li class="msg-error">This game changed since you loaded it (now at revision 3)' in page
+    assert Game.objects.get(pk=world.game.pk).status == Game.Status.CONFIRMED
+    # without a form's next, back to the Referer; in the reader's language
+    es = logged_in(world.user("organiser"))
+    r = es.post(
+        reverse("games:void", args=[world.game.pk]),
+        {"reason": " ", "revision": 3},
+        HTTP_REFERER=f"http://testserver{game_path}",
+        HTTP_ACCEPT_LANGUAGE="es",
+        follow=True,
+    )
+    assert r.redirect_chain == [(game_path, 302)]
+    assert "msg-error" in r.content.decode()
+    assert Game.objects.get(pk=world.game.pk).status == Game.Status.CONFIRMED
+
+
 def test_referee_opens_the_table_from_my_games(world: World) -> None:
     world.game.delete()
     c = logged_in(world.user("referee"))

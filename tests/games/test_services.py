@@ -12,7 +12,7 @@ from games.models import Game, GameStatusChange, GameVersion
 from games.records import NotARecordError
 from games.signals import results_changed
 from league.models import AuditEntry
-from tests.games.conftest import World
+from tests.games.conftest import World, refused
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +23,7 @@ def test_valid_record_is_submitted_and_confirmed_by_another_official(world: Worl
     assert v.status == GameVersion.Status.SUBMITTED and v.valid and v.number == 1
     world.game.refresh_from_db()
     assert world.game.status == Game.Status.SUBMITTED and world.game.revision == 2
-    with pytest.raises(services.NotAllowed):
+    with refused(403, "game.own_submission"):
         services.confirm_version(ref, world.game, 1)
     confirmed = services.confirm_version(org, world.game, 1, expected_revision=2)
     assert confirmed.status == GameVersion.Status.CONFIRMED and confirmed.confirmed_by == org
@@ -46,8 +46,9 @@ def test_invalid_record_is_a_draft_with_violations_and_never_confirmed(world: Wo
     assert any(x["code"] == "result.wrong_winner" for x in v.violations)
     world.game.refresh_from_db()
     assert world.game.status == Game.Status.DRAFT
-    with pytest.raises(services.Conflict):
+    with refused(409, "game.not_confirmable") as e:
         services.confirm_version(world.user("organiser"), world.game, 1)
+    assert e.value.params == {"n": 1} and "Version 1 cannot be confirmed" in e.value.message
 
 
 def test_in_progress_record_stays_draft(world: World) -> None:
@@ -80,9 +81,10 @@ def test_not_a_record_is_refused_and_nothing_stored(world: World) -> None:
 
 def test_stale_revision_conflicts_and_writes_nothing(world: World) -> None:
     services.submit_record(world.user("referee"), world.game, world.record(), "api", 1)
-    with pytest.raises(services.StaleRevision) as e:
+    with refused(409, "game.stale_revision") as e:
         services.submit_record(world.user("organiser"), world.game, world.record(2), "api", 1)
-    assert e.value.current == 2
+    assert isinstance(e.value, services.StaleRevision) and e.value.current == 2
+    assert e.value.params == {"rev": 2} and e.value.extra() == {"revision": 2}
     assert world.game.versions.count() == 1
 
 
@@ -92,13 +94,13 @@ def test_correction_needs_reason_and_a_second_official(world: World) -> None:
     services.confirm_version(org, world.game, 1)
     fixed = copy.deepcopy(world.record())
     fixed["awards"] = [{"seat": 2, "kind": "warning", "reason": "phone at the table"}]
-    with pytest.raises(services.GameError, match="reason"):
+    with refused(400, "game.reason_required"):
         services.submit_record(org, world.game, fixed, "api")
     v2 = services.submit_record(org, world.game, fixed, "api", reason="missed a warning")
     assert v2.status == GameVersion.Status.SUBMITTED
     world.game.refresh_from_db()
     assert world.game.status == Game.Status.CONFIRMED  # v1 still counts until v2 is confirmed
-    with pytest.raises(services.NotAllowed):
+    with refused(403, "game.own_submission"):
         services.confirm_version(org, world.game, 2)
     services.confirm_version(admin, world.game, 2)
     statuses = dict(world.game.versions.values_list("number", "status"))
@@ -110,10 +112,10 @@ def test_correction_needs_reason_and_a_second_official(world: World) -> None:
 def test_release_only_confirmed_games_by_organisers(world: World) -> None:
     ref, org = world.user("referee"), world.user("organiser")
     services.submit_record(ref, world.game, world.record(), "api")
-    with pytest.raises(services.Conflict):
+    with refused(409, "game.not_confirmed"):
         services.release_game(org, world.game)
     services.confirm_version(org, world.game, 1)
-    with pytest.raises(services.NotAllowed):
+    with refused(403, "game.not_allowed"):
         services.release_game(ref, world.game)
     assert services.release_round(org, world.round) == 1
     world.game.refresh_from_db()
@@ -143,7 +145,7 @@ def test_results_changed_seam_fires_on_commit(
 
 def test_outsiders_cannot_submit(world: World) -> None:
     for role in ("other_referee", "player_at_table", "other_player"):
-        with pytest.raises(services.NotAllowed):
+        with refused(403, "game.not_allowed"):
             services.submit_record(world.user(role), world.game, world.record(), "api")
 
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from games import services, sheet
 from games.models import Game, GameVersion
 from games.replay import StepError, record_to_steps
-from tests.games.conftest import World, make_world
+from tests.games.conftest import World, make_world, refused
 
 pytestmark = pytest.mark.django_db
 
@@ -118,9 +118,10 @@ def test_retry_of_a_saved_step_is_not_applied_twice_and_stale_is_409(world: Worl
     state = sheet.add_step(ref, world.game, {**_deal12(), "id": "deal-1"}, 0)
     again = sheet.add_step(ref, world.game, {**_deal12(), "id": "deal-1"}, 0)
     assert again["revision"] == state["revision"] == 1 and len(again["steps"]) == 1
-    with pytest.raises(sheet.StaleSheet) as e:
+    with refused(409, "sheet.stale_revision") as e:
         sheet.add_step(ref, world.game, {"type": "night", "kill": 7, "check": 1, "id": "n"}, 0)
-    assert e.value.status_code == 409 and e.value.state["revision"] == 1
+    assert isinstance(e.value, sheet.StaleSheet) and e.value.state["revision"] == 1
+    assert e.value.data()["revision"] == 1 and e.value.data()["state"]["revision"] == 1
 
 
 def test_undo_takes_back_the_last_step(world: World) -> None:
@@ -149,7 +150,7 @@ def test_in_progress_sheet_submits_as_draft(world: World) -> None:
 
 def test_sheet_is_officials_only_and_closes_on_confirmation(world: World) -> None:
     for role in ("other_referee", "player_at_table", "other_player"):
-        with pytest.raises(services.NotAllowed):
+        with refused(403, "game.not_allowed"):
             sheet.sheet_state(world.user(role), world.game)
     record = world.record(9)
     state = play(world, record_to_steps(record))
@@ -157,7 +158,7 @@ def test_sheet_is_officials_only_and_closes_on_confirmation(world: World) -> Non
     services.confirm_version(world.user("organiser"), world.game, 1)
     world.game.refresh_from_db()
     assert world.game.status == Game.Status.CONFIRMED
-    with pytest.raises(services.Conflict):
+    with refused(409, "sheet.closed"):
         sheet.undo_step(world.user("referee"), world.game, state["revision"])
 
 

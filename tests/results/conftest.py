@@ -13,6 +13,8 @@ from results.models import (
     ScoredGame,
     SeasonStanding,
 )
+from results.pipeline.ratings import RATING_COLUMNS
+from tests.league.conftest import _language_restored  # noqa: F401 (each test, its language)
 
 
 @pytest.fixture(autouse=True)
@@ -67,27 +69,7 @@ def snapshot() -> dict[str, list[tuple[Any, ...]]]:
                 "club_id",
             )
         ),
-        "ratings": list(
-            PlayerRating.objects.order_by("player_id").values_list(
-                "player_id",
-                "rating",
-                "uncertainty",
-                "games",
-                "wins",
-                "draws",
-                "killer_rating",
-                "killer_games",
-                "killer_wins",
-                "police_rating",
-                "police_games",
-                "police_wins",
-                "civilian_rating",
-                "civilian_games",
-                "civilian_wins",
-                "last_game_id",
-                "last_played",
-            )
-        ),
+        "ratings": list(PlayerRating.objects.order_by("player_id").values_list(*RATING_COLUMNS)),
         "scored": list(
             ScoredGame.objects.order_by("game_id").values_list(
                 "game_id", "version_id", "event_id", "club_id", "played_on", "winner", "players"

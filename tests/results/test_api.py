@@ -133,7 +133,7 @@ def test_unreleased_game_is_in_no_api_answer(api: APIClient, ev: Played) -> None
         api.get(reverse("results-api:club", args=[ev.club.slug])).json(),
         api.get(reverse("results-api:standings", args=[ev.event.pk]) + "?items=1").json(),
     ]
-    released = set(Game.objects.filter(status="released").values_list("pk", flat=True))
+    released = set(Game.objects.filter(status=Game.Status.RELEASED).values_list("pk", flat=True))
     assert released & _game_ids(answers)  # the walk finds the games that are shown
     assert hidden.pk not in _game_ids(answers)
     profile = answers[1]

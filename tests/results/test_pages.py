@@ -48,7 +48,7 @@ def urls(ev: Played, game: Game | None = None) -> list[str]:
 
 
 def test_every_page_renders(client: Client, ev: Played) -> None:
-    game = Game.objects.filter(status="released").first()
+    game = Game.objects.filter(status=Game.Status.RELEASED).first()
     for url in urls(ev, game):
         response = client.get(url)
         assert response.status_code == 200, url
@@ -129,7 +129,7 @@ def test_player_page(client: Client, ev: Played) -> None:
 
 
 def test_game_account_tells_the_nights(client: Client, ev: Played) -> None:
-    game = Game.objects.filter(status="released").order_by("pk").first()
+    game = Game.objects.filter(status=Game.Status.RELEASED).order_by("pk").first()
     assert game is not None
     text = client.get(reverse("results:account", args=[game.pk])).content.decode()
     assert "Night 1" in text and "Day 1" in text
@@ -279,7 +279,7 @@ def test_query_budgets(
     ev = played_event(n_players=20, rounds=3)
     for r in (1, 2, 3):
         ev.play(r, 1, ev.players[r : r + 12], seed=r)
-    game = Game.objects.filter(status="released").first()
+    game = Game.objects.filter(status=Game.Status.RELEASED).first()
     assert game is not None
     url = {
         "leaderboard": reverse("results:leaderboard") + f"?club={ev.club.slug}&min_games=1",

@@ -155,7 +155,7 @@ def test_stale_when_the_broker_is_down_then_healed(monkeypatch: pytest.MonkeyPat
     with monkeypatch.context() as m:
         broker_down(m)
         game = ev.play(1, seed=5)  # confirming still succeeds
-    assert Game.objects.get(pk=game.pk).status == "released"
+    assert Game.objects.get(pk=game.pk).status == Game.Status.RELEASED
     state = EventResults.objects.get(event=ev.event)
     assert state.stale and state.stale_since is not None
     assert not EventStanding.objects.exists() and not RatingPoint.objects.exists()
