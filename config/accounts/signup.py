@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import smtplib
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -21,6 +22,7 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from config.accounts.models import PendingSignup
@@ -118,8 +120,8 @@ def send_verification(request: HttpRequest, user: Any) -> bool:
     Sent during the request, as Django sends its password-reset e-mail. An SMTP failure
     is logged and reported as False (the page offers to send again), never a 500."""
     link = request.build_absolute_uri(reverse("verify", args=[make_token(user)]))
-    days = max(1, int(settings.SIGNUP_VERIFY_SECONDS) // 86400)
-    context = {"user": user, "link": link, "days": days, "site_name": "Tianhei"}
+    expires = timezone.now() + timedelta(seconds=int(settings.SIGNUP_VERIFY_SECONDS))
+    context = {"user": user, "link": link, "expires": expires, "site_name": "Tianhei"}
     subject = "".join(render_to_string("accounts/verify_subject.txt", context).splitlines())
     body = render_to_string("accounts/verify_email.txt", context)
     try:

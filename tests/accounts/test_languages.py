@@ -15,13 +15,13 @@ from tests.league.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
-#: A word each page shows from Django's own catalogue (there today), per language.
+#: A form label each page takes from Django's own catalogue, per language.
 DJANGO_WORDS = {
-    "zh-hans": {"signup": "用户名", "login": "用户名", "password_reset": "密码重设"},
+    "zh-hans": {"signup": "用户名", "login": "用户名", "password_reset": "电子邮件"},
     "es": {
         "signup": "Nombre de usuario",
         "login": "Nombre de usuario",
-        "password_reset": "Restablecer contraseña",
+        "password_reset": "Correo electrónico",
     },
 }
 #: A sentence of our own per page, looked up in the active catalogue.
