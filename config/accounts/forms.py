@@ -36,8 +36,9 @@ class SignupForm(UserCreationForm):  # type: ignore[type-arg]
     error_messages = {
         **UserCreationForm.error_messages,
         "email_taken": _(
-            "An account with this e-mail address already exists."
-            " If it is yours, log in or reset its password."
+            "An account with this e-mail address already exists. If it is yours, log in or"
+            " reset its password; if it is not confirmed yet, ask for a new link from the"
+            " log-in page."
         ),
     }
 
