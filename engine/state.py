@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from enum import StrEnum
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from types import MappingProxyType
 from typing import Any
 
@@ -321,6 +321,7 @@ _FINAL_TIE_DRAW = Ending(EndReason.FINAL_TIE_DRAW)
 
 
 _seat_number = attrgetter("seat")
+_voter = itemgetter(0)  # of a (voter, target) pair
 
 
 class _Labels(dict[int, str]):
@@ -913,21 +914,19 @@ class GameState:
     def _count_legal(
         b: Ballot, alive: set[int], candidates: frozenset[int] | None, abstain_ok: bool
     ) -> dict[int, int] | None:
-        """Votes per target if the whole ballot is legal, else None (the hot path)."""
+        """Votes per target if the whole ballot is legal, else None (the hot path): every
+        seat alive votes once, for another seat alive (and a candidate), or abstains
+        where that is allowed."""
         votes = b.votes
-        if len(votes) != len(alive) or {v for v, _ in votes} != alive:
+        if len(votes) != len(alive) or set(map(_voter, votes)) != alive:
             return None
+        allowed = alive if candidates is None else alive & candidates
         counts: dict[int, int] = {}
         for voter, target in votes:
-            if target is None:
-                if abstain_ok:
-                    continue
+            if target in allowed and target != voter:
+                counts[target] = counts.get(target, 0) + 1
+            elif target is not None or not abstain_ok:
                 return None
-            if target == voter or target not in alive:
-                return None
-            if candidates is not None and target not in candidates:
-                return None
-            counts[target] = counts.get(target, 0) + 1
         return counts
 
     def _count(self, b: Ballot) -> dict[int, int]:
