@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.record import FORMAT, json_problem, loads
 from engine.rulesets import RulesetError, get_ruleset
+from engine.validate import Status as Completeness
 from engine.validate import validate
 from games.errors import EngineWords
 from games.models import Game
@@ -46,7 +47,7 @@ class Check:
 
     @property
     def complete(self) -> bool:
-        return self.completeness in ("finished", "result-only")
+        return self.completeness in (Completeness.FINISHED, Completeness.RESULT_ONLY)
 
 
 def record_max_bytes() -> int:
