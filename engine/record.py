@@ -934,14 +934,17 @@ def _read_text_fast(text: str | bytes) -> GameRecord | None:
     the strings kept hold the difference, as long as none of their colons was written as
     an escape (it would be in a string but not in the text). None sends the text to the
     full reader.
+
+    The text must start with its value (``raw_decode`` skips no leading whitespace: such
+    text goes to the full reader) and may end with JSON's whitespace.
     """
     try:
         if not isinstance(text, str):
             text = text.decode(json.detect_encoding(text), "surrogatepass")
-        obj = _STRICT_DECODER.decode(text)
+        obj, end = _STRICT_DECODER.raw_decode(text)
     except (ValueError, RecursionError):
         return None  # the full reader says why
-    if type(obj) is not dict:
+    if type(obj) is not dict or (end != len(text) and text[end:].strip(" \t\n\r")):
         return None
     record = _read_fast(obj)
     if record is None:

@@ -3,21 +3,39 @@
 JSON text is read with the plain decoder and accepted only when its colons prove that no
 duplicate key was dropped; these tests pin the cases where that proof must fail (or must
 not be fooled) and check the verdict is the one the full reader gives. The replay's
-precomputed values are checked against what they stand for.
+precomputed values are checked against what they stand for, and the replay of a record
+(``GameState.replay``) against playing its events one by one through ``GameState.step``.
 """
 
 from __future__ import annotations
 
+import copy
 import json
+import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engine.record import Night, _read_slow, _read_text_fast, loads, parse_record, read_record
+from engine.record import (
+    Day,
+    GameRecord,
+    LastWordsEntry,
+    Night,
+    Violation,
+    _read_slow,
+    _read_text_fast,
+    loads,
+    parse_record,
+    phase_label,
+    read_record,
+)
 from engine.rulesets import RULESETS, get_ruleset
 from engine.simulate import simulate_game
-from engine.state import _DAY, _NIGHT, GameState, day_events
+from engine.state import _DAY, _NIGHT, UNPLAYABLE_SETUP, GameState, day_events
 from engine.validate import validate
+from tests.engine.fixtures.mutations import CATALOGUE
 
 
 def _full(text: str | bytes) -> Any:
@@ -169,3 +187,111 @@ def test_a_constant_that_is_not_json_goes_to_the_full_report(
     [v] = problems
     assert (v.code, v.params["problem"], v.params["value"]) == ("record.json", "nan", constant)
     assert v.params["column"] == text.index(f": {constant}") + 3
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [("", ""), ("", "\n"), ("", " \t\r\n "), (" \n", ""), ("", " x"), ("", "{}"), ("", "\u00a0")],
+)
+def test_text_around_the_value_is_read_as_the_full_reader_reads_it(
+    game: dict[str, Any], before: str, after: str
+) -> None:
+    """The fast reader takes the value where the text starts and only JSON's whitespace
+    after it; anything else is the full reader's, with the same result."""
+    text = before + json.dumps(game, indent=2) + after
+    record, problems = read_record(text)
+    try:
+        assert (record, problems) == _full(text)
+    except json.JSONDecodeError as e:  # not JSON: reported as the decoder says
+        assert record is None
+        assert [(p.code, p.params["problem"]) for p in problems] == [("record.json", "extra_data")]
+        assert e.msg.startswith("Extra data")
+    else:
+        assert record == parse_record(game)
+    fast = before == "" and after.strip(" \t\r\n") == ""
+    assert (_read_text_fast(text) is not None) is fast
+
+
+def _stepped(record: GameRecord) -> tuple[bool, list[Violation], GameState]:
+    """The record's log played event by event through ``GameState.step`` (lenient), as
+    whole-record validation did before ``GameState.replay``: the reference."""
+    state = GameState(record.rules, record.seats, lenient=True, keep_log=False)
+    found: list[Violation] = []
+    for i, phase in enumerate(record.log or ()):
+        is_night = i % 2 == 0
+        if state.winner is not None and not (
+            isinstance(phase, Day) and phase.n == state.round and not state.day_touched
+        ):
+            found.append(Violation("phase.after_end", phase_label(phase), {"ended": state.ended}))
+            return False, found, state
+        if isinstance(phase, Night) is not is_night or phase.n != i // 2 + 1:
+            label = phase_label(phase)
+            params = {
+                "variant": "log",
+                "path": f"log[{i}]",
+                "phase": label,
+                "next_phase": f"{'night' if is_night else 'day'} {i // 2 + 1}",
+            }
+            found.append(Violation("phase.order", label, params))
+            return False, found, state
+        if isinstance(phase, Night):
+            found += state.step(phase, False)
+            continue
+        ended = False
+        for event in day_events(phase):
+            if ended and not isinstance(event, LastWordsEntry):
+                continue
+            got = state.step(event, False)
+            if got and got[0].code == "phase.after_end":
+                ended = True
+                found.append(got[0])
+            else:
+                found += got
+        if ended:
+            return False, found, state
+    return True, found, state
+
+
+def _outcome(state: GameState) -> tuple[Any, ...]:
+    return (
+        state.winner,
+        state.ending,
+        state.ended,
+        state.deaths,
+        state.entitled,
+        state.night1_victim,
+        state.ejected,
+        state.stage,
+        state.outcome,
+        state.tie,
+    )
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(
+    st.sampled_from([*RULESETS, {"base": "mainstream", "overrides": {"final_tie": "lot"}}]),
+    st.integers(0, 2**32),
+    st.sampled_from([None, *sorted(CATALOGUE)]),
+    st.integers(0, 2**16),
+)
+def test_the_replay_judges_as_playing_each_event_does(
+    spec: Any, seed: int, mistake: str | None, mistake_seed: int
+) -> None:
+    """``GameState.replay`` sends each event straight to its check and commit: on legal
+    records and on records with a planted mistake it must report and end as ``step``."""
+    rules = get_ruleset(spec)
+    n = random.Random(seed).choice(sorted(rules.table_sizes))
+    raw = copy.deepcopy(simulate_game(spec, n, seed))
+    if mistake is not None:
+        CATALOGUE[mistake](raw, random.Random(mistake_seed))
+    record = read_record(raw)[0]
+    if record is None or record.log is None:
+        return
+    state = GameState(record.rules, record.seats, lenient=True, keep_log=False)
+    if any(p.code in UNPLAYABLE_SETUP for p in state.setup_problems):
+        return
+    found: list[Violation] = []
+    went_through = state.replay(record.log, found)
+    reference, expected, stepped = _stepped(record)
+    assert (went_through, found) == (reference, expected)
+    assert _outcome(state) == _outcome(stepped)
