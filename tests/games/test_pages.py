@@ -227,3 +227,23 @@ def test_query_budget_sheet(world: World, django_assert_max_num_queries) -> None
 def test_version_source_is_recorded(world: World) -> None:
     v = services.submit_record(world.user("referee"), world.game, world.record(), "api")
     assert v.source == GameVersion.Source.API and v.submitted_by == world.user("referee")
+
+
+def test_status_dependent_parts_of_the_pages(world: World) -> None:
+    """The pages compare statuses with the models' enums (a wrong name in a template is
+    silently false): each part shows at the status it belongs to."""
+    ref, org = logged_in(world.user("referee")), logged_in(world.user("organiser"))
+    services.submit_record(world.user("referee"), world.game, world.record(), "api")
+    sheet_link = reverse("games:sheet", args=[world.game.pk])
+    assert sheet_link in ref.get(reverse("games:mine")).content.decode()
+    review = reverse("games:review", args=[world.game.pk, 1])
+    assert "another official confirms it" in ref.get(review).content.decode()
+    assert 'id="confirm-button"' in org.get(review).content.decode()
+    services.confirm_version(world.user("organiser"), world.game, 1)
+    assert (
+        'id="release-form"' in org.get(reverse("games:game", args=[world.game.pk])).content.decode()
+    )
+    assert "the game's confirmed record" in org.get(review).content.decode()
+    assert (
+        'value="create"' in org.get(reverse("games:event", args=[world.event.pk])).content.decode()
+    )
