@@ -1,7 +1,7 @@
 """Record validation throughput: finished 12-player games validated per second on one core.
 
     .venv/bin/python bench/validate.py [--games 3000] [--repeat 7] [--seed 1]
-        [--cli-files 2000] [--cli-repeat 7] [--skip-records]
+        [--cli-files 2000] [--cli-repeat 7] [--skip-records] [--cli-against DIR]
 
 Records are simulated first (classic, mainstream and civilian-draw all seat 12), then
 validated from their parsed JSON value, then from JSON text; the best of ``--repeat``
@@ -17,7 +17,9 @@ Rates are per CPU second of the child (user + system: the one-core figure on a s
 machine) and per wall second. A second set of files has one record in four broken
 (a wrong declared winner, a vote for a seat not at the table, a duplicate key, an
 unknown key). The children run with their bytecode cached in a temporary
-``PYTHONPYCACHEPREFIX``, as installed code runs.
+``PYTHONPYCACHEPREFIX``, as installed code runs. ``--cli-against DIR`` adds the CLI of
+another checkout (``python -m engine`` run in ``DIR``, e.g. a ``git worktree`` of an older
+commit) to the same alternation, for a before/after measured in one run.
 """
 
 from __future__ import annotations
@@ -149,21 +151,27 @@ def child_env(pycache: str) -> dict[str, str]:
     return env
 
 
-def run_child(command: list[str], out: Path, env: dict[str, str]) -> tuple[float, float, int]:
-    """(wall seconds, CPU seconds of the child, exit code) of one run, stdout into ``out``."""
+def run_child(
+    command: list[str], out: Path, env: dict[str, str], cwd: Path = ROOT
+) -> tuple[float, float, int]:
+    """(wall seconds, CPU seconds of the child, exit code) of one run in ``cwd``, stdout
+    into ``out``."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     with out.open("wb") as f:
-        code = subprocess.run(command, stdout=f, cwd=ROOT, env=env, check=False).returncode
+        code = subprocess.run(command, stdout=f, cwd=cwd, env=env, check=False).returncode
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu_time = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu_time, code
 
 
-def cli_rows(records: list[dict[str, Any]], repeat: int, label: str, mixed: bool) -> None:
-    """The CLI and the previous CLI over ``records`` written as files, best of ``repeat``
-    runs each, alternating; their outputs must hold the same games."""
+def cli_rows(
+    records: list[dict[str, Any]], repeat: int, label: str, mixed: bool, against: Path | None
+) -> None:
+    """The CLI and the previous CLI (and the CLI in ``against``) over ``records`` written
+    as files, best of ``repeat`` runs each, alternating; their outputs must hold the same
+    games."""
     with tempfile.TemporaryDirectory(prefix="bench-validate-") as tmp:
         root = Path(tmp)
         files = []
@@ -174,21 +182,24 @@ def cli_rows(records: list[dict[str, Any]], repeat: int, label: str, mixed: bool
             files.append(str(path))
         env = child_env(str(root / "pycache"))
         python = sys.executable
+        cli = [python, "-m", "engine", "validate", "--json", *files]
         commands = {
-            "CLI": [python, "-m", "engine", "validate", "--json", *files],
-            "previous CLI": [python, "-c", PREVIOUS_CLI, "validate", "--json", *files],
+            "CLI": (cli, ROOT),
+            "previous CLI": ([python, "-c", PREVIOUS_CLI, "validate", "--json", *files], ROOT),
         }
+        if against is not None:
+            commands["CLI against"] = (cli, against)
         best = {name: (float("inf"), float("inf")) for name in commands}
         outputs = {}
-        for name, command in commands.items():  # warm-up: compiles the bytecode cache
+        for name, (command, cwd) in commands.items():  # warm-up: compiles the bytecode cache
             out = root / f"{name}.json"
-            run_child(command, out, env)
+            run_child(command, out, env, cwd)
             outputs[name] = json.loads(out.read_text(encoding="utf-8"))
-        assert outputs["CLI"] == outputs["previous CLI"], "the two CLIs disagree"
+            assert outputs[name] == outputs["CLI"], f"{name} and the CLI disagree"
         games = outputs["CLI"]["games"]
         for _ in range(repeat):
-            for name, command in commands.items():
-                wall, cpu_time, code = run_child(command, root / f"{name}.json", env)
+            for name, (command, cwd) in commands.items():
+                wall, cpu_time, code = run_child(command, root / f"{name}.json", env, cwd)
                 assert code == (1 if mixed else 0), (name, code)
                 best[name] = (min(best[name][0], wall), min(best[name][1], cpu_time))
         one = [python, "-m", "engine", "validate", "--json", files[0]]
@@ -218,6 +229,13 @@ def cli_rows(records: list[dict[str, Any]], repeat: int, label: str, mixed: bool
         f"({old[1]:,.0f} per wall second); CLI/previous {cli[0] / old[0]:.2f}x CPU, "
         f"{cli[1] / old[1]:.2f}x wall"
     )
+    if against is not None:
+        then = n / best["CLI against"][1], n / best["CLI against"][0]
+        print(
+            f"  {'CLI in ' + str(against):34} {then[0]:8,.0f} files per CPU second "
+            f"({then[1]:,.0f} per wall second); CLI/that {cli[0] / then[0]:.2f}x CPU, "
+            f"{cli[1] / then[1]:.2f}x wall"
+        )
     print(
         f"  {'in-process validate(JSON text)':34} {floor[1]:8,.0f} files per CPU second "
         f"(no start-up, reading or output; CLI/in-process {cli[0] / floor[1]:.2f}x)"
@@ -237,6 +255,9 @@ def main() -> None:
     parser.add_argument("--cli-files", type=int, default=2000, help="0: no CLI rows")
     parser.add_argument("--cli-repeat", type=int, default=7)
     parser.add_argument("--skip-records", action="store_true", help="only the CLI rows")
+    parser.add_argument(
+        "--cli-against", type=Path, help="also time the CLI of the checkout in this directory"
+    )
     args = parser.parse_args()
     records = [
         simulate_game(RULESETS[i % len(RULESETS)], 12, args.seed + i)
@@ -260,8 +281,11 @@ def main() -> None:
         print(f"{label:20} {cpu_rate:8,.0f} records per CPU second ({wall:,.0f} per wall second)")
     if args.cli_files:
         cli = records[: args.cli_files]
-        cli_rows(cli, args.cli_repeat, "CLI, valid records", mixed=False)
-        cli_rows(cli, args.cli_repeat, "CLI, one record in four broken", mixed=True)
+        against = args.cli_against
+        cli_rows(cli, args.cli_repeat, "CLI, valid records", mixed=False, against=against)
+        cli_rows(
+            cli, args.cli_repeat, "CLI, one record in four broken", mixed=True, against=against
+        )
     print(
         f"load average: {', '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores"
     )

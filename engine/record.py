@@ -14,14 +14,15 @@ import math
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import field
 from enum import Enum, StrEnum
 from types import MappingProxyType
-from typing import Any, Literal, TypeVar, dataclass_transform
+from typing import Any, Literal
 
 from engine.errors import EngineError
 from engine.messages import Param, Params, render
 from engine.rulesets import RULESETS, Ruleset, RulesetError, get_ruleset
+from engine.values import frozen_value
 
 FORMAT = "kgr/1"
 
@@ -69,56 +70,6 @@ class Undeclared(Enum):
 
 
 UNDECLARED: Literal[Undeclared.UNDECLARED] = Undeclared.UNDECLARED
-
-_T = TypeVar("_T")
-
-
-@dataclass_transform(frozen_default=True, field_specifiers=(field,))
-def frozen_value(cls: type[_T]) -> type[_T]:
-    """``@dataclass(frozen=True, slots=True)``, with an ``__init__`` and a ``repr`` that
-    cost less to make and (``__init__``) to call.
-
-    The dataclass machinery compiles every method it writes when the module is imported,
-    a large part of the command line's start-up; so its ``__init__`` and ``__repr__`` are
-    not asked for. The ``__init__`` written here has the same signature and stores
-    straight into the slot descriptors, which is what the generated one's
-    ``object.__setattr__`` does in the end; ``__repr__`` is one shared function of the
-    same output. Only for classes without ``__post_init__`` or ``default_factory``
-    fields, so construction means exactly the same.
-    """
-    assert "__post_init__" not in cls.__dict__, cls
-    cls = dataclass(frozen=True, slots=True, init=False, repr=False)(cls)
-    names: list[str] = []
-    params: list[str] = []
-    env: dict[str, Any] = {}
-    annotations: dict[str, Any] = {}
-    for f in fields(cls):  # type: ignore[arg-type]
-        assert f.init and f.default_factory is MISSING, (cls, f.name)
-        names.append(f.name)
-        annotations[f.name] = f.type
-        env[f"_set_{f.name}"] = getattr(cls, f.name).__set__
-        if f.default is MISSING:
-            params.append(f.name)
-        else:
-            env[f"_default_{f.name}"] = f.default
-            params.append(f"{f.name}=_default_{f.name}")
-    body = "".join(f"    _set_{n}(self, {n})\n" for n in names) or "    pass\n"
-    source = f"def __init__(self, {', '.join(params)}):\n{body}"
-    namespace: dict[str, Any] = {}
-    exec(source, env, namespace)  # as the dataclass machinery does
-    init = namespace["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    init.__module__ = cls.__module__
-    init.__annotations__ = {**annotations, "return": None}
-    cls.__init__ = init  # type: ignore[method-assign]
-    cls.__repr__ = _value_repr  # type: ignore[method-assign]
-    return cls
-
-
-def _value_repr(self: Any) -> str:
-    """A frozen value's ``repr``, as :func:`dataclasses.dataclass` writes it."""
-    shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.repr)
-    return f"{type(self).__qualname__}({shown})"
 
 
 @frozen_value

@@ -36,10 +36,10 @@ from engine.record import (
     Undeclared,
     Violation,
     Winner,
-    frozen_value,
     phase_label,
 )
 from engine.rulesets import BallotRule, FinalTie, KillersWin, LastWordsRule, Ruleset
+from engine.values import frozen_value
 
 __all__ = [
     "Cause",

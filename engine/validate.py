@@ -22,7 +22,6 @@ from engine.record import (
     RecordError,
     Violation,
     Winner,
-    frozen_value,
     read_record,
 )
 from engine.state import (
@@ -36,6 +35,7 @@ from engine.state import (
     TieKind,
     can_end_drawn,
 )
+from engine.values import frozen_value
 
 __all__ = [
     "Cause",
