@@ -18,6 +18,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
@@ -139,7 +140,7 @@ def validate_event_settings(event: Event) -> None:
         raise every_problem(problems, code="event_settings")
 
 
-def _engine_problem(template: Any, code: str, exc: EngineError) -> UserError:
+def _engine_problem(template: str | Promise, code: str, exc: EngineError) -> UserError:
     """A setting the engine refused: its sentence, and the engine's code beside it."""
     return UserError(
         template,

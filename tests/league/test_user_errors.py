@@ -21,6 +21,7 @@ from league.models import Event, Round
 from tests.league.factories import (
     ClubOrganiserFactory,
     EventFactory,
+    PlayerFactory,
     RegistrationFactory,
     UserFactory,
 )
@@ -220,3 +221,36 @@ def test_a_post_refused_to_who_asks_is_the_error_page_too(client: Client, event:
     assert b'data-code="not_allowed"' in response.content
     reg.refresh_from_db()
     assert reg.status == "registered"
+
+
+# --- services: the status says what kind of refusal it is ----------------------------------
+
+
+def refused(status: int, code: str) -> Any:
+    return pytest.raises(UserError, check=lambda e: (e.status, e.code) == (status, code))
+
+
+def test_each_refusal_has_the_status_of_its_kind(organiser: Any, event: Event) -> None:
+    a = PlayerFactory()
+    with refused(400, "same_player"):
+        event_services.declare_player_conflict(organiser, event, a, a)
+    event_services.transition_event(organiser, event, "registration")
+    event_services.register_player(organiser, event, a)
+    with refused(409, "already_registered"):
+        event_services.register_player(organiser, event, a)
+    with refused(409, "has_players"):
+        event_services.transition_event(organiser, event, "draft")
+    with refused(409, "slug_taken"):
+        event_services.create_event(
+            organiser,
+            event.club,
+            name="Again",
+            slug=event.slug,
+            starts_on=event.starts_on,
+            ends_on=event.ends_on,
+            rounds_count=2,
+            min_table=8,
+            max_table=12,
+        )
+    with refused(403, "not_allowed"):
+        event_services.withdraw(UserFactory(), event.registrations.get())
