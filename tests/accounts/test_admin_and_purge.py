@@ -48,3 +48,26 @@ def test_the_admin_lists_pending_signups(client: Client) -> None:
     client.force_login(admin)
     response = client.get("/admin/accounts/pendingsignup/")
     assert response.status_code == 200 and b"lin" in response.content
+
+
+def test_the_admin_refuses_a_taken_address_with_a_form_error(client: Client) -> None:
+    UserFactory(username="mei", email="mei@example.org")
+    other = UserFactory(username="lin", email="lin@example.org")
+    client.force_login(UserFactory(username="root", is_staff=True, is_superuser=True))
+    url = f"/admin/auth/user/{other.pk}/change/"
+    page = client.get(url)
+    assert page.status_code == 200
+    data = {
+        "username": "lin",
+        "email": "MEI@example.org",
+        "is_active": "on",
+        "date_joined_0": "2026-01-01",
+        "date_joined_1": "00:00:00",
+    }
+    response = client.post(url, data)
+    assert response.status_code == 200
+    assert "email" in response.context["adminform"].form.errors
+    data["email"] = "lin2@example.org"
+    assert client.post(url, data).status_code == 302
+    other.refresh_from_db()
+    assert other.email == "lin2@example.org"
