@@ -19,9 +19,10 @@ assembles them into one catalogue and renders.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final, TypeAlias
+
+from engine.values import frozen_value
 
 __all__ = [
     "CATALOGUE",
@@ -88,7 +89,7 @@ def render(code: str, params: Params) -> str:
     return template.format_map({k: _english(v) for k, v in params.items()})
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Message:
     """A sentence as data: a catalogue ``code`` and its ``params`` (a draw's warning, a
     tie, a point line's reason); ``str()`` is the English."""

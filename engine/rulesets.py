@@ -8,13 +8,14 @@ so a club's house rules stay a few keys in the record instead of a new code path
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, TypeVar
 
 from engine.errors import EngineError
 from engine.messages import Param
+from engine.values import frozen_value
 
 
 class RulesetError(EngineError):
@@ -85,7 +86,7 @@ MAJORITY_MAX_BALLOTS = 5
 PLURALITY_MAX_BALLOTS = 3
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Ruleset:
     """One complete set of rules; ``roles`` maps a table size to (killers, police)."""
 

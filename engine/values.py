@@ -34,12 +34,13 @@ def frozen_value(cls: type[_T]) -> type[_T]:
 
     That ``__init__`` has the dataclass's signature and stores straight into the slot
     descriptors, which is what the generated one's ``object.__setattr__`` does in the end,
-    at a lower cost. Only for classes without ``__post_init__`` or ``default_factory``
-    fields, so construction means exactly the same.
+    at a lower cost; then it calls ``__post_init__`` if the class has one, as the
+    generated one does. Only for classes without ``default_factory``, ``InitVar`` or
+    ``ClassVar`` fields, so construction means exactly the same.
     """
-    assert "__post_init__" not in cls.__dict__, cls
     cls = dataclass(slots=True, init=False, repr=False, eq=False)(cls)
     every = fields(cls)  # type: ignore[arg-type]
+    assert len(every) == len(cls.__dataclass_fields__), cls  # type: ignore[attr-defined]
     names = tuple(f.name for f in every)
     _set(cls, "__init__", _init(cls, every))
     _set(cls, "__repr__", _repr(cls, tuple(f.name for f in every if f.repr)))
@@ -76,9 +77,11 @@ def _init(cls: type, every: tuple[Any, ...]) -> Callable[..., None]:
         else:
             env[f"_default_{f.name}"] = f.default
             params.append(f"{f.name}=_default_{f.name}")
-    body = "".join(f"    _set_{n}(self, {n})\n" for n in names) or "    pass\n"
+    body = "".join(f"    _set_{n}(self, {n})\n" for n in names)
+    if hasattr(cls, "__post_init__"):
+        body += "    self.__post_init__()\n"
     namespace: dict[str, Any] = {}
-    exec(f"def __init__(self, {', '.join(params)}):\n{body}", env, namespace)
+    exec(f"def __init__(self, {', '.join(params)}):\n{body or '    pass'}\n", env, namespace)
     init: Callable[..., None] = namespace["__init__"]
     init.__annotations__ = {**annotations, "return": None}
     return init

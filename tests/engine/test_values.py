@@ -12,7 +12,9 @@ from typing import Any
 
 import pytest
 
+from engine.messages import Message
 from engine.record import Day, GameRecord, Seat, Violation
+from engine.rulesets import Ruleset
 from engine.state import Death, Tie
 from engine.validate import Outcome, Verdict
 from engine.values import frozen_value
@@ -122,8 +124,29 @@ def test_a_dataclass_to_its_tools() -> None:
         Made()  # type: ignore[call-arg]
 
 
-@pytest.mark.parametrize("cls", [Day, GameRecord, Seat, Violation, Death, Tie, Outcome, Verdict])
+@pytest.mark.parametrize(
+    "cls", [Day, GameRecord, Seat, Violation, Death, Tie, Outcome, Verdict, Ruleset, Message]
+)
 def test_the_engines_values_are_frozen_values(cls: type) -> None:
     params = cls.__dataclass_params__  # type: ignore[attr-defined]
     assert params.frozen and params.eq and "__slots__" in cls.__dict__
     assert cls.__eq__.__qualname__ == f"{cls.__qualname__}.__eq__"
+
+
+@frozen_value
+class Checked:
+    """With a ``__post_init__``, called after the fields are stored."""
+
+    a: int
+
+    def __post_init__(self) -> None:
+        if self.a < 0:
+            raise ValueError(self.a)
+
+
+def test_post_init_runs_after_the_fields_are_stored() -> None:
+    assert Checked(1).a == 1
+    with pytest.raises(ValueError):
+        Checked(-1)
+    with pytest.raises(ValueError):
+        dataclasses.replace(Checked(1), a=-2)
