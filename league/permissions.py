@@ -34,7 +34,7 @@ from league.models import Club, ClubOrganiser, Event, Round
 #: or nobody (a task or the demo acting on its own).
 Viewer = User | AnonymousUser | None
 
-PUBLIC_EVENT_STATUSES = ("registration", "running", "finished")
+PUBLIC_EVENT_STATUSES = (Event.Status.REGISTRATION, Event.Status.RUNNING, Event.Status.FINISHED)
 
 #: Round statuses whose tables and seats each kind of reader sees (see
 #: :meth:`LeagueAccess.visible_round_statuses`).
@@ -131,7 +131,7 @@ class LeagueAccess:
         return (
             self.user_id is not None
             and player_user_id == self.user_id
-            and event.status in ("registration", "running")
+            and event.status in (Event.Status.REGISTRATION, Event.Status.RUNNING)
         )
 
     def can_manage_players(self) -> bool:
@@ -140,7 +140,7 @@ class LeagueAccess:
 
 
 def registration_open(event: Event) -> bool:
-    if event.status != "registration":
+    if event.status != Event.Status.REGISTRATION:
         return False
     now = timezone.now()
     if event.registration_opens and now < event.registration_opens:
