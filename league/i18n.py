@@ -153,6 +153,14 @@ IMPORT_PROBLEMS: dict[str, Promise] = {
     "csv.other_club_member": gettext_lazy(
         "@%(handle)s is a member of another club; only that club or the player can change it"
     ),
+    "csv.likely_duplicate": gettext_lazy(
+        "“%(name)s” (@%(handle)s) may already exist as %(existing)s: give that handle to "
+        "register them, or write yes in a “new” column to create another player"
+    ),
+    "csv.likely_duplicate_row": gettext_lazy(
+        "“%(name)s” (@%(handle)s) may be the player of row %(row)s: write yes in a “new” "
+        "column if they are two people"
+    ),
 }
 
 

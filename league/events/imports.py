@@ -1,5 +1,13 @@
 """Players from a CSV file: every row is checked first, then everything is written at
-once (players, club memberships, registrations), or nothing is."""
+once (players, club memberships, registrations), or nothing is.
+
+A row that would create a player whose name folds (:func:`league.names.search_key`:
+accents, case, spacing and pinyin ignored) to an existing player's name — or to the name
+of an earlier new row of the file — is reported as a likely duplicate
+(``csv.likely_duplicate``, ``csv.likely_duplicate_row``) and nothing is created: the
+organiser either gives the existing player's handle (then the row registers them), or
+writes ``yes`` in the optional ``new`` column to create another player anyway. The page
+and the API read the same file, so they agree."""
 
 from __future__ import annotations
 
@@ -20,6 +28,7 @@ from league.clubs.services import player_problems
 from league.errors import CsvImportError, ImportProblem, RowProblem, UserError, require
 from league.events.models import Event, Registration
 from league.events.services import lock_event
+from league.names import search_key
 from league.permissions import Viewer
 
 
@@ -54,6 +63,54 @@ def _membership_problems(
 
 CSV_COLUMNS = ("display_name", "handle", "club")
 
+#: What the ``new`` column holds to create a player despite a likely duplicate.
+YES = frozenset({"yes", "y", "true", "1", "x", "sí", "si", "是"})
+
+
+def _duplicate_problems(new_rows: Sequence[tuple[int, str, str]]) -> list[RowProblem]:
+    """The rows ``(line, name, handle)`` that would create a player whose name's search
+    key is an existing player's (``csv.likely_duplicate``, with their handles) or an
+    earlier new row's (``csv.likely_duplicate_row``). Names are folded in Python (pinyin
+    and accents are beyond the database): one pass over (handle, name)."""
+    wanted = {search_key(name) for _line, name, _handle in new_rows} - {""}
+    if not wanted:
+        return []
+    known: dict[str, list[str]] = {}
+    for handle, name in Player.objects.order_by("handle").values_list("handle", "display_name"):
+        key = search_key(name)
+        if key in wanted:
+            known.setdefault(key, []).append(handle)
+    problems: list[RowProblem] = []
+    first_row: dict[str, int] = {}
+    for line, name, handle in new_rows:
+        key = search_key(name)
+        if not key:
+            continue
+        if key in known:
+            problems.append(
+                ImportProblem.of(
+                    line,
+                    "display_name",
+                    "csv.likely_duplicate",
+                    name=name,
+                    handle=handle,
+                    existing=[f"@{h}" for h in known[key]],
+                )
+            )
+        elif key in first_row:
+            problems.append(
+                ImportProblem.of(
+                    line,
+                    "display_name",
+                    "csv.likely_duplicate_row",
+                    name=name,
+                    handle=handle,
+                    row=first_row[key],
+                )
+            )
+        first_row.setdefault(key, line)
+    return problems
+
 
 @dataclass(frozen=True)
 class ImportResult:
@@ -69,9 +126,10 @@ def import_players_csv(
 ) -> ImportResult:
     """Create (or find by handle) and register every player of a CSV file.
 
-    Columns: ``display_name``, ``handle``, optional ``club`` (a club slug). Every row is
-    validated first; if any row has a problem nothing is saved and :class:`CsvImportError`
-    lists each problem with its row and column.
+    Columns: ``display_name``, ``handle``, optional ``club`` (a club slug) and ``new``
+    (``yes``: create the player even if an existing player has the same name). Every row
+    is validated first; if any row has a problem — a likely duplicate included — nothing is
+    saved and :class:`CsvImportError` lists each problem with its row and column.
     """
     require(perms.can_staff_event(actor, event))
     size = len(data) if isinstance(data, bytes) else len(data.encode())
@@ -115,6 +173,7 @@ def import_players_csv(
     clubs = {c.slug: c for c in Club.objects.all()}
     rows: list[tuple[str, str, Club | None]] = []
     claims: list[tuple[int, str, Club | None]] = []  # (line, handle, club)
+    unconfirmed: list[tuple[int, str, str]] = []  # (line, name, handle): no "new" = yes
     seen: dict[str, int] = {}
     for line, raw in enumerate(reader, start=2):
         if line - 1 > settings.CSV_MAX_ROWS:
@@ -149,10 +208,13 @@ def import_players_csv(
                 )
         rows.append((name, handle, club))
         claims.append((line, handle, club))
+        if (raw.get("new") or "").strip().casefold() not in YES:
+            unconfirmed.append((line, name, handle))
     if not rows and not problems:
         problems.append(ImportProblem.of(2, "file", "csv.no_players"))
     existing = {p.handle: p for p in Player.objects.filter(handle__in=[h for _n, h, _c in rows])}
     problems += _membership_problems(actor, claims, existing)
+    problems += _duplicate_problems([r for r in unconfirmed if r[2] not in existing])
     if problems:
         raise CsvImportError(
             _("The file has problems; nothing was imported."), sorted(problems, key=_row_order)

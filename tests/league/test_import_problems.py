@@ -155,7 +155,7 @@ def test_every_player_problem_names_the_column_it_is_about(name: str, handle: st
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_import_problem_renders_in_every_language(lang: str) -> None:
     sample = {"size": 300, "limit": 256, "cols": ["display_name", "handle"], "handle": "ana"}
-    sample |= {"row": 2, "slug": "north"}
+    sample |= {"row": 2, "slug": "north", "name": "Ana", "existing": ["@ana"]}
     with translation.override(lang):
         for code in IMPORT_PROBLEMS:
             text = import_problem_text(code, sample)
