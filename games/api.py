@@ -27,6 +27,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors, services, sheet
+from games.merge import merge_plan, merge_players
 from games.models import Game, GameVersion
 from games.permissions import access_for, signed_in
 from games.serializers import (
@@ -44,7 +45,7 @@ from games.serializers import (
 )
 from league.errors import UserError
 from league.inputs import ROUND_MAX, strict_int
-from league.models import Round
+from league.models import Player, Round
 
 ErrorOutput = inline_serializer(
     "GameError",
@@ -359,3 +360,59 @@ class SheetSubmit(GameAPIView):
         body.is_valid(raise_exception=True)
         version = sheet.submit_sheet(signed_in(request), game, body.validated_data["revision"])
         return Response(version_data(version), status=201)
+
+
+class MergeInput(rf.Serializer[Any]):
+    survivor = rf.CharField(max_length=61, help_text="the handle of the player who stays")
+    duplicate = rf.CharField(max_length=61, help_text="the handle of the player merged away")
+    confirm = rf.BooleanField(
+        default=False, help_text="false: only say what would move; true: merge (irreversible)"
+    )
+
+
+MergeOutput = inline_serializer(
+    "PlayerMerge",
+    {
+        "survivor": rf.CharField(),
+        "duplicate": rf.CharField(),
+        "merged": rf.BooleanField(),
+        "moves": rf.DictField(child=rf.IntegerField()),
+        "games": rf.ListField(child=rf.IntegerField()),
+    },
+)
+
+
+def _merge_player(handle: str) -> Player:
+    try:
+        return Player.objects.get(handle=handle.strip().lstrip("@").lower())
+    except Player.DoesNotExist:
+        raise Http404 from None
+
+
+class PlayerMerge(APIView):
+    """Merge a duplicate player into the survivor (``games.merge``): without ``confirm``
+    the answer only says what would move (or the refusal); with it, the merge is done."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=MergeInput,
+        responses={200: MergeOutput, 400: ErrorOutput, 403: ErrorOutput, 409: ErrorOutput},
+    )
+    def post(self, request: Request) -> Response:
+        data = MergeInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        survivor = _merge_player(data.validated_data["survivor"])
+        duplicate = _merge_player(data.validated_data["duplicate"])
+        confirm = data.validated_data["confirm"]
+        actor = signed_in(request)
+        plan = (merge_players if confirm else merge_plan)(actor, survivor, duplicate)
+        return Response(
+            {
+                "survivor": survivor.handle,
+                "duplicate": duplicate.handle,
+                "merged": confirm,
+                "moves": plan.counts(),
+                "games": [g.pk for g in plan.games],
+            }
+        )

@@ -21,4 +21,5 @@ urlpatterns = [
     path("games/<int:pk>/sheet/steps/", api.SheetStep.as_view(), name="sheet-step"),
     path("games/<int:pk>/sheet/undo/", api.SheetUndo.as_view(), name="sheet-undo"),
     path("games/<int:pk>/sheet/submit/", api.SheetSubmit.as_view(), name="sheet-submit"),
+    path("player-merges/", api.PlayerMerge.as_view(), name="player-merge"),
 ]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import entry_views, event_views, views
+from games import entry_views, event_views, merge_views, views
 
 app_name = "games"
 
@@ -19,4 +19,5 @@ urlpatterns = [
     path("games/events/<int:pk>/", event_views.event_games, name="event"),
     path("games/events/<int:pk>/awaiting/", event_views.awaiting, name="awaiting"),
     path("games/clubs/<slug:club_slug>/new/", views.club_game_new, name="club-new"),
+    path("games/players/merge/", merge_views.merge_page, name="merge-players"),
 ]

@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from django.db.models import Sum
 from django.test import TestCase
+from django.urls import reverse
+from rest_framework.test import APIClient
 
 from engine.validate import validate
 from games.merge import merge_plan, merge_players, record_handles
@@ -262,3 +264,74 @@ def test_another_clubs_organiser_is_refused(two: Two) -> None:
     with refused(403, "merge.not_allowed"):
         merge_plan(two.organiser, two.survivor, far)
     assert Player.objects.filter(pk=two.duplicate.pk).exists()
+
+
+# --- the page and the API ---------------------------------------------------------------
+
+
+def test_the_page_shows_what_moves_then_merges(client: Any, two: Two) -> None:
+    two.play()
+    client.force_login(two.organiser)
+    url = reverse("games:merge-players")
+    query = {"survivor": two.survivor.handle, "duplicate": "@" + two.duplicate.handle}
+    page = client.get(url, query)
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'id="merge-plan"' in html and 'id="merge-confirm"' in html
+    assert Player.objects.filter(pk=two.duplicate.pk).exists()  # a GET changes nothing
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        done = client.post(url, query)
+    assert done.status_code == 302
+    assert done["Location"] == reverse("results:player", args=[two.survivor.handle])
+    assert not Player.objects.filter(pk=two.duplicate.pk).exists()
+
+
+def test_the_page_says_why_a_merge_is_refused(client: Any, two: Two) -> None:
+    client.force_login(two.organiser)
+    url = reverse("games:merge-players")
+    page = client.get(url, {"survivor": two.survivor.handle, "duplicate": two.survivor.handle})
+    assert page.status_code == 200
+    assert 'id="merge-refusal"' in page.content.decode()
+    assert 'id="merge-confirm"' not in page.content.decode()
+
+
+def test_the_page_refuses_another_clubs_organiser(client: Any, two: Two) -> None:
+    client.force_login(ClubOrganiserFactory().user)
+    url = reverse("games:merge-players")
+    query = {"survivor": two.survivor.handle, "duplicate": two.duplicate.handle}
+    assert client.get(url, query).status_code == 403
+    client.post(url, query)
+    assert Player.objects.filter(pk=two.duplicate.pk).exists()
+    client.force_login(two.first.players[3].user)  # a player, no organiser
+    assert client.get(url).status_code == 403
+
+
+def test_the_api_previews_then_merges(two: Two) -> None:
+    two.play()
+    api = APIClient()
+    api.force_authenticate(two.organiser)
+    body = {"survivor": two.survivor.handle, "duplicate": two.duplicate.handle}
+    preview = api.post("/api/v1/player-merges/", body, format="json")
+    assert preview.status_code == 200, preview.json()
+    assert preview.json()["merged"] is False
+    assert preview.json()["moves"]["records"] == 2
+    assert Player.objects.filter(pk=two.duplicate.pk).exists()
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        done = api.post("/api/v1/player-merges/", {**body, "confirm": True}, format="json")
+    assert done.status_code == 200, done.json()
+    assert done.json()["merged"] is True
+    assert not Player.objects.filter(pk=two.duplicate.pk).exists()
+
+
+def test_the_api_answers_refusals_with_codes(two: Two) -> None:
+    api = APIClient()
+    api.force_authenticate(ClubOrganiserFactory().user)
+    body = {"survivor": two.survivor.handle, "duplicate": two.duplicate.handle, "confirm": True}
+    answer = api.post("/api/v1/player-merges/", body, format="json")
+    assert (answer.status_code, answer.json()["code"]) == (403, "merge.not_allowed")
+    api.force_authenticate(two.organiser)
+    body["duplicate"] = two.first.players[1].handle
+    answer = api.post("/api/v1/player-merges/", body, format="json")
+    assert (answer.status_code, answer.json()["code"]) == (409, "merge.two_accounts")
+    body["duplicate"] = "nobody-at-all"
+    assert api.post("/api/v1/player-merges/", body, format="json").status_code == 404
