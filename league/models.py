@@ -6,7 +6,17 @@ module imports them so that the app registry finds them (``app_label`` stays ``l
 from __future__ import annotations
 
 from league.audit import AuditEntry
-from league.clubs.models import Club, ClubOrganiser, League, Membership, Player, Referee, Season
+from league.clubs.models import (
+    Club,
+    ClubOrganiser,
+    Invitation,
+    League,
+    Membership,
+    Player,
+    PlayerClaim,
+    Referee,
+    Season,
+)
 from league.clubs.profiles import Preferences
 from league.draws.models import DrawJob
 from league.events.models import (
@@ -25,9 +35,11 @@ __all__ = [
     "ClubOrganiser",
     "DrawJob",
     "Event",
+    "Invitation",
     "League",
     "Membership",
     "Player",
+    "PlayerClaim",
     "PlayerConflict",
     "Preferences",
     "Referee",

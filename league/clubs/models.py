@@ -9,12 +9,17 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
+from league.clubs.timezones import validate_timezone
+
 
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=120)
     slug = models.SlugField(_("slug"), max_length=60, unique=True)
     city = models.CharField(_("city"), max_length=120, blank=True)
-    timezone = models.CharField(_("time zone"), max_length=60, default="UTC")
+    timezone = models.CharField(
+        _("time zone"), max_length=60, default="UTC", validators=[validate_timezone]
+    )
+    description = models.TextField(_("description"), max_length=2000, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -138,3 +143,107 @@ class Season(models.Model):
 
     def __str__(self) -> str:
         return f"{self.league} — {self.name}"
+
+
+class InvitationRole(models.TextChoices):
+    ORGANISER = "organiser", _("organiser")
+    REFEREE = "referee", _("referee")
+    PLAYER = "player", _("player")
+
+
+class Invitation(models.Model):
+    """An invitation to join a club as organiser or referee, or to be linked to one of its
+    players. Only a hash of the token is stored; the link carries the secret. It is used
+    once, expires, and may be revoked (``league.clubs.invitations``)."""
+
+    Role = InvitationRole
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    role = models.CharField(_("role"), max_length=12, choices=InvitationRole.choices)
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, null=True, blank=True, related_name="invitations"
+    )
+    email = models.EmailField(_("e-mail address"), max_length=254, blank=True)
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires at"))
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(role__in=["organiser", "referee", "player"]),
+                name="invitation_role_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(role="player", player__isnull=False)
+                | (~Q(role="player") & Q(player__isnull=True)),
+                name="invitation_player_iff_player_role",
+            ),
+            models.CheckConstraint(
+                condition=Q(accepted_at__isnull=True) | Q(revoked_at__isnull=True),
+                name="invitation_not_accepted_and_revoked",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_role_display()} @ {self.club}"
+
+
+class ClaimStatus(models.TextChoices):
+    PENDING = "pending", _("pending")
+    APPROVED = "approved", _("approved")
+    REJECTED = "rejected", _("rejected")
+
+
+class PlayerClaim(models.Model):
+    """A signed-in user's "this is me" for a club's player; the club's organisers decide."""
+
+    Status = ClaimStatus
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="player_claims")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_claims"
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=ClaimStatus.choices, default=ClaimStatus.PENDING
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "approved", "rejected"]),
+                name="player_claim_status_valid",
+            ),
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=Q(status="pending"),
+                name="one_pending_claim_per_user",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} → {self.player}"
