@@ -2,3 +2,4 @@
 each lives in its sub-package."""
 
 from league.draws import tasks as draws_tasks  # noqa: F401
+from league.events import tasks as events_tasks  # noqa: F401

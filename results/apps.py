@@ -11,7 +11,10 @@ class ResultsConfig(AppConfig):
         # Imported here, not at the top: the receivers reach the models, which Django
         # allows only once the app registry is ready (Django's own idiom for signals).
         from games.signals import results_changed, results_pending
+        from league.events.personal import register_results_reader
+        from results.personal import player_event_games
         from results.receivers import enqueue_results, mark_stale
 
         results_pending.connect(mark_stale, dispatch_uid="results.mark_stale")
         results_changed.connect(enqueue_results, dispatch_uid="results.enqueue_results")
+        register_results_reader(player_event_games)

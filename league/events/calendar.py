@@ -98,3 +98,36 @@ def club_calendar(club: Club, events: Iterable[Event], *, base_url: str) -> str:
             ]
     lines.append("END:VCALENDAR")
     return "\r\n".join(fold(line) for line in lines) + "\r\n"
+
+
+def personal_calendar(
+    name: str, entries: Iterable[tuple[str, dt.datetime, str, str]], *, base_url: str
+) -> str:
+    """A personal feed: one timed entry per ``(uid, start, summary, location)``."""
+    host = base_url.split("//", 1)[-1].split("/", 1)[0] or "tianhei"
+    stamp = _utc(timezone.now())
+    lines = [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "PRODID:-//Tianhei//Personal calendar//EN",
+        "CALSCALE:GREGORIAN",
+        "METHOD:PUBLISH",
+        f"X-WR-CALNAME:{escape(name)}",
+    ]
+    for uid, start, summary, location in entries:
+        lines += [
+            "BEGIN:VEVENT",
+            f"UID:{uid}@{host}",
+            f"DTSTAMP:{stamp}",
+            f"DTSTART:{_utc(start)}",
+            f"DTEND:{_utc(start + ROUND_LENGTH)}",
+            f"SUMMARY:{escape(summary)}",
+            *([f"LOCATION:{escape(location)}"] if location else []),
+            "END:VEVENT",
+        ]
+    lines.append("END:VCALENDAR")
+    return "\r\n".join(fold(line) for line in lines) + "\r\n"
+
+
+def round_title(event: str, number: int) -> str:
+    return _round_title(event, number)

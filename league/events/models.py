@@ -47,6 +47,17 @@ class Event(models.Model):
     allow_extra_meeting = models.BooleanField(
         _("allow one extra meeting for a more even draw"), default=True
     )
+    #: Places for players; empty: unlimited. Registrations beyond it join the waiting list.
+    capacity = models.PositiveIntegerField(_("places"), null=True, blank=True)
+    #: Self check-in (from a player's personal page) opens this many minutes before the
+    #: first round's start and closes this many minutes after it (see
+    #: :func:`league.events.personal.check_in_window`).
+    check_in_opens_minutes = models.PositiveSmallIntegerField(
+        _("self check-in opens (minutes before the first round)"), default=60
+    )
+    check_in_closes_minutes = models.PositiveSmallIntegerField(
+        _("self check-in closes (minutes after the first round starts)"), default=15
+    )
     status = models.CharField(
         _("status"), max_length=20, choices=Status.choices, default=Status.DRAFT
     )
@@ -85,6 +96,15 @@ class Event(models.Model):
                 condition=Q(status__in=EventStatus.values),
                 name="event_status_valid",
             ),
+            models.CheckConstraint(
+                condition=Q(capacity__isnull=True) | Q(capacity__gte=1),
+                name="event_capacity_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(check_in_opens_minutes__lte=1440)
+                & Q(check_in_closes_minutes__lte=1440),
+                name="event_check_in_window_within_a_day",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -93,6 +113,8 @@ class Event(models.Model):
 
 class RegistrationStatus(models.TextChoices):
     REGISTERED = "registered", _("registered")
+    #: On the waiting list of a full event, in the order of ``waitlisted_at``.
+    WAITLISTED = "waitlisted", _("on the waiting list")
     WITHDRAWN = "withdrawn", _("withdrawn")
 
 
@@ -105,6 +127,11 @@ class Registration(models.Model):
     checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
     #: 1-based rounds the player has said they will miss (the draw leaves them out).
     absent_rounds = models.JSONField(_("absent from rounds"), default=list, blank=True)
+    #: When the player joined the waiting list: its order (then ``pk``).
+    waitlisted_at = models.DateTimeField(_("on the waiting list since"), null=True, blank=True)
+    #: What the player's personal page tells them, as codes: ``[{"code", "params", "at"}]``
+    #: (``promoted``: a place freed up and they are registered).
+    notices = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -119,6 +146,48 @@ class Registration(models.Model):
             models.CheckConstraint(
                 condition=Q(status=RegistrationStatus.REGISTERED) | Q(checked_in_at__isnull=True),
                 name="withdrawn_registration_not_checked_in",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status=RegistrationStatus.WAITLISTED) | Q(waitlisted_at__isnull=False),
+                name="waitlisted_registration_has_time",
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["event", "waitlisted_at"],
+                condition=Q(status=RegistrationStatus.WAITLISTED),
+                name="registration_waiting_list",
+            )
+        ]
+
+
+class PersonalLink(models.Model):
+    """A private link to one person's page for one event: a player's (by registration) or
+    a referee's. The URL carries a secret derived from the site's secret key and
+    ``nonce``; only its SHA-256 is stored and looked up, so a copy of the database alone
+    opens no page. A new nonce (regenerate) or ``revoked`` ends the old link."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="personal_links")
+    registration = models.OneToOneField(
+        Registration, on_delete=models.CASCADE, null=True, blank=True, related_name="link"
+    )
+    referee = models.ForeignKey(
+        Referee, on_delete=models.CASCADE, null=True, blank=True, related_name="links"
+    )
+    nonce = models.CharField(max_length=32)
+    token_hash = models.CharField(max_length=64, unique=True)
+    revoked = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(registration__isnull=True, referee__isnull=False)
+                | Q(registration__isnull=False, referee__isnull=True),
+                name="personal_link_one_person",
+            ),
+            models.UniqueConstraint(
+                fields=["event", "referee"], name="one_personal_link_per_referee_per_event"
             ),
         ]
 

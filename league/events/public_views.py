@@ -16,9 +16,9 @@ from django.utils.translation import gettext_lazy
 from league import permissions as perms
 from league.clubs.models import Club, Player
 from league.errors import UserError
-from league.events import selectors, services
+from league.events import personal, selectors, services, waitlist
 from league.events.calendar import club_calendar
-from league.events.models import Event, Round
+from league.events.models import Event, Registration, Round
 from league.middleware import use_club_timezone
 from league.pages import page_action
 
@@ -62,6 +62,8 @@ def public_event(request: HttpRequest, club_slug: str, event_slug: str) -> HttpR
     schedule = (
         Round.objects.filter(event=event).order_by("number").only("number", "starts_at", "status")
     )
+    mine = selectors.own_registration(request.user, event)
+    live = mine is not None and mine.status != Registration.Status.WITHDRAWN
     return render(
         request,
         "league/public_event.html",
@@ -70,7 +72,10 @@ def public_event(request: HttpRequest, club_slug: str, event_slug: str) -> HttpR
             "rounds": rounds,
             "schedule": schedule,
             "can_register": perms.can_register_self(request.user, event),
-            "my_registration": selectors.own_registration(request.user, event),
+            "my_registration": mine,
+            "my_position": waitlist.position(mine) if mine is not None else None,
+            "my_token": personal.own_token(mine) if live and mine is not None else None,
+            "places_taken": waitlist.registered_count(event) if event.capacity else None,
         },
     )
 
@@ -100,6 +105,13 @@ def register_self(request: HttpRequest, club_slug: str, event_slug: str) -> Http
     player: Player | None = getattr(request.user, "player", None)
     if player is None:  # only a player's own account registers itself
         raise UserError(gettext_lazy("You may not do this."), code="not_allowed", status=403)
-    services.register_player(request.user, event, player)
-    messages.success(request, _("You are registered."))
+    reg = services.register_player(request.user, event, player)
+    if reg.status == Registration.Status.WAITLISTED:
+        messages.success(
+            request,
+            _("The event is full: you are number %(n)s on the waiting list.")
+            % {"n": waitlist.position(reg)},
+        )
+    else:
+        messages.success(request, _("You are registered."))
     return redirect("public-event", club_slug=club_slug, event_slug=event_slug)

@@ -31,6 +31,7 @@ from league import permissions as perms
 from league.audit import audit
 from league.clubs.models import Club, Player, Referee
 from league.errors import UserError, every_problem, require
+from league.events import waitlist
 from league.events.models import (
     Event,
     EventStatus,
@@ -79,6 +80,9 @@ EVENT_FIELDS = (
     "max_table",
     "allow_extra_meeting",
     "season",
+    "capacity",
+    "check_in_opens_minutes",
+    "check_in_closes_minutes",
 )
 
 
@@ -105,6 +109,17 @@ def validate_event_settings(event: Event) -> None:
         problems.append(
             UserError(
                 _("Table sizes must satisfy 6 ≤ smallest ≤ largest ≤ 17."), code="table_range"
+            )
+        )
+    if event.capacity is not None and event.capacity < 1:
+        problems.append(UserError(_("Give at least one place, or none."), code="capacity"))
+    if not (
+        0 <= event.check_in_opens_minutes <= 1440 and 0 <= event.check_in_closes_minutes <= 1440
+    ):
+        problems.append(
+            UserError(
+                _("Check-in may open and close at most a day around the first round."),
+                code="check_in_window",
             )
         )
     if (
@@ -249,6 +264,8 @@ def update_event(
         setattr(event, key, value)
     validate_event_settings(event)
     event.save()
+    if "capacity" in changed:
+        waitlist.promote(actor, event)
     if staff is not None:
         event.staff.set(list(staff))
     if referees is not None:
@@ -316,24 +333,38 @@ def _status_or_text(value: str) -> EventStatus | str:
 
 
 def _register(actor: Viewer, event: Event, player: Player) -> Registration:
-    registration, created = Registration.objects.get_or_create(event=event, player=player)
-    if not created and registration.status == Registration.Status.REGISTERED:
+    """Register ``player`` (the caller holds the event lock): a place while there is one,
+    else the end of the waiting list (:mod:`league.events.waitlist`)."""
+    registration, created = Registration.objects.get_or_create(
+        event=event, player=player, defaults={"status": Registration.Status.WITHDRAWN}
+    )
+    if not created and registration.status != Registration.Status.WITHDRAWN:
         raise UserError(
-            _("%(player)s is already registered."),
+            _("%(player)s is already registered.")
+            if registration.status == Registration.Status.REGISTERED
+            else _("%(player)s is already on the waiting list."),
             code="already_registered",
             params={"player": player.display_name},
             status=409,
         )
-    if not created:
-        registration.status = Registration.Status.REGISTERED
-        registration.save(update_fields=["status"])
-    audit(actor, "registration.register", registration, event=event, player=player.handle)
+    waitlist.place(registration, event)
+    registration.save(update_fields=["status", "waitlisted_at"])
+    audit(
+        actor,
+        "registration.register"
+        if registration.status == Registration.Status.REGISTERED
+        else "registration.waitlist",
+        registration,
+        event=event,
+        player=player.handle,
+    )
     return registration
 
 
 @transaction.atomic
 def register_player(actor: Viewer, event: Event, player: Player) -> Registration:
-    """Staff register anyone (registration or running); a player registers themselves."""
+    """Staff register anyone (registration or running); a player registers themselves.
+    A full event puts them on its waiting list (``status`` tells which)."""
     own = player.user_id is not None and getattr(actor, "pk", None) == player.user_id
     staff = perms.can_staff_event(actor, event)
     require(staff or (own and perms.can_register_self(actor, event)))
@@ -345,17 +376,22 @@ def register_player(actor: Viewer, event: Event, player: Player) -> Registration
 
 @transaction.atomic
 def withdraw(actor: Viewer, registration: Registration) -> Registration:
-    """Withdraw a player; already drawn rounds keep their seat until redrawn."""
+    """Withdraw a player (or take them off the waiting list); already drawn rounds keep
+    their seat until redrawn. A freed place goes to the first on the waiting list."""
     event = registration.event
     require(perms.can_withdraw(actor, event, registration.player.user_id))
-    lock_event(event)
+    event = lock_event(event)
     registration.refresh_from_db()
     if registration.status == Registration.Status.WITHDRAWN:
         raise UserError(_("This player has already withdrawn."), code="withdrawn", status=409)
+    was_registered = registration.status == Registration.Status.REGISTERED
     registration.status = Registration.Status.WITHDRAWN
     registration.checked_in_at = None
-    registration.save(update_fields=["status", "checked_in_at"])
+    registration.waitlisted_at = None
+    registration.save(update_fields=["status", "checked_in_at", "waitlisted_at"])
     audit(actor, "registration.withdraw", registration, event=event)
+    if was_registered:
+        waitlist.promote(actor, event)
     return registration
 
 
@@ -365,8 +401,12 @@ def check_in(actor: Viewer, registration: Registration, *, undo: bool = False) -
     require(perms.can_staff_event(actor, event))
     lock_event(event)
     registration.refresh_from_db()
-    if registration.status != Registration.Status.REGISTERED:
+    if registration.status == Registration.Status.WITHDRAWN:
         raise UserError(_("A withdrawn player cannot check in."), code="withdrawn", status=409)
+    if registration.status != Registration.Status.REGISTERED:
+        raise UserError(
+            _("A player on the waiting list cannot check in."), code="waitlisted", status=409
+        )
     if event.status not in OPEN_STATUSES:
         raise UserError(_("Check-in is closed for this event."), code="closed", status=409)
     if undo:

@@ -3,7 +3,7 @@ from ``league.urls``)."""
 
 from django.urls import path
 
-from league.events import public_views, views
+from league.events import personal_views, public_views, views
 
 urlpatterns = [
     path("manage/", views.manage_home, name="manage-home"),
@@ -36,6 +36,16 @@ urlpatterns = [
         views.registration_withdraw,
         name="registration-withdraw",
     ),
+    path(
+        "manage/events/<int:pk>/links/<int:link_pk>/regenerate/",
+        personal_views.link_regenerate,
+        name="personal-link-regenerate",
+    ),
+    path(
+        "manage/events/<int:pk>/links/<int:link_pk>/revoke/",
+        personal_views.link_revoke,
+        name="personal-link-revoke",
+    ),
     path("manage/events/<int:pk>/conflicts/", views.conflicts, name="event-conflicts"),
     path("manage/events/<int:pk>/conflicts/add/", views.conflict_add, name="conflict-add"),
     path(
@@ -46,6 +56,10 @@ urlpatterns = [
     path("manage/events/<int:pk>/referee/", views.referee_rounds, name="referee-rounds"),
     path("manage/events/<int:pk>/sheets/tables/", views.sheet_tables, name="sheet-tables"),
     path("manage/events/<int:pk>/sheets/players/", views.sheet_players, name="sheet-players"),
+    # personal pages: the secret is the key (no log-in)
+    path("e/<str:token>/", personal_views.personal_page, name="personal-page"),
+    path("e/<str:token>/check-in/", personal_views.personal_check_in, name="personal-check-in"),
+    path("e/<str:token>/calendar.ics", personal_views.personal_ics, name="personal-calendar"),
     # public
     path("clubs/<slug:club_slug>/", public_views.club_page, name="club"),
     path("clubs/<slug:club_slug>/calendar.ics", public_views.club_ics, name="club-calendar"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import segno
 from django.contrib import messages
 from django.contrib.auth.models import AnonymousUser, User
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -25,10 +26,11 @@ from league.clubs.models import Club, Player
 from league.clubs.selectors import organised_clubs
 from league.clubs.services import create_player
 from league.errors import CsvImportError, UserError, require
-from league.events import selectors, services
+from league.events import personal, selectors, services, waitlist
 from league.events.forms import AddPlayerForm, CsvImportForm, EventForm, RoundStartForm
 from league.events.imports import import_players_csv
 from league.events.models import Event, Registration, Round
+from league.events.selectors import PlayerSchedule
 from league.inputs import strict_int
 from league.middleware import use_club_timezone
 from league.pages import back, login_first, page_action
@@ -127,14 +129,18 @@ def round_start(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def registrations(request: HttpRequest, pk: int) -> HttpResponse:
     event = event_for(request, pk, perms.can_staff_event)
     query = request.GET.get("q", "")
+    regs = selectors.registrations(event, query)[:500]
+    personal.attach_links(event, regs)
     return render(
         request,
         "league/registrations.html",
         {
             "event": event,
             "query": query,
-            "registrations": selectors.registrations(event, query)[:500],
+            "registrations": regs,
             "counts": selectors.registration_counts(event),
+            "waiting": waitlist.waiting_list(event),
+            "referee_links": personal.referee_links(event),
             "add_form": AddPlayerForm(),
             "can_manage": perms.can_manage_event(request.user, event),
         },
@@ -189,8 +195,15 @@ def registration_add(request: HttpRequest, pk: int) -> HttpResponse:
                 params={"handle": handle},
             )
         player = create_player(request.user, display_name=name, handle=handle, event=event)
-    services.register_player(request.user, event, player)
-    messages.success(request, _("%(player)s registered.") % {"player": player.display_name})
+    reg = services.register_player(request.user, event, player)
+    if reg.status == Registration.Status.WAITLISTED:
+        messages.success(
+            request,
+            _("The event is full: %(player)s is number %(n)s on the waiting list.")
+            % {"player": player.display_name, "n": waitlist.position(reg)},
+        )
+    else:
+        messages.success(request, _("%(player)s registered.") % {"player": player.display_name})
     return redirect("event-registrations", pk=pk)
 
 
@@ -306,22 +319,44 @@ def referee_rounds(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "league/referee.html", {"event": event, "rounds": rounds, "mine": mine})
 
 
+def _qr(request: HttpRequest, token: str | None) -> str:
+    """An inline SVG QR code of a personal page's address ("" without a live link)."""
+    if not token:
+        return ""
+    url = request.build_absolute_uri(reverse("personal-page", args=[token]))
+    return str(segno.make(url, error="m").svg_inline(scale=2, dark="#111", light="#fff"))
+
+
 @login_first
 def sheet_tables(request: HttpRequest, pk: int) -> HttpResponse:
+    """Table sheets; each table's referee finds the QR code of their personal page."""
     event = event_for(request, pk, perms.can_staff_event)
     rounds = selectors.visible_rounds(request.user, event)
     wanted = strict_int(request.GET.get("round"))
     if wanted is not None:
         rounds = [r for r in rounds if r.number == wanted]
-    return render(request, "league/sheet_tables.html", {"event": event, "rounds": rounds})
+    referee_qr = {ref.pk: _qr(request, token) for ref, token in personal.referee_tokens(event)}
+    return render(
+        request,
+        "league/sheet_tables.html",
+        {"event": event, "rounds": rounds, "referee_qr": referee_qr},
+    )
 
 
 @login_first
 def sheet_players(request: HttpRequest, pk: int) -> HttpResponse:
+    """Where everyone sits, with a QR code of each player's personal page (registered
+    players not seated yet are listed too)."""
     event = event_for(request, pk, perms.can_staff_event)
     rounds = selectors.visible_rounds(request.user, event)
+    schedules = selectors.player_schedules(rounds)
+    seated = {s.player.pk for s in schedules}
+    regs = Registration.objects.filter(event=event, status=Registration.Status.REGISTERED)
+    for reg in regs.select_related("player").order_by("player__display_name"):
+        if reg.player_id not in seated:
+            schedules.append(PlayerSchedule(reg.player, [None] * len(rounds)))
+    tokens = personal.player_tokens(event)
+    rows = [(s, _qr(request, tokens.get(s.player.pk))) for s in schedules]
     return render(
-        request,
-        "league/sheet_players.html",
-        {"event": event, "rounds": rounds, "schedules": selectors.player_schedules(rounds)},
+        request, "league/sheet_players.html", {"event": event, "rounds": rounds, "rows": rows}
     )

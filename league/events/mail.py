@@ -1,0 +1,42 @@
+"""E-mail to players about their registration, in their preferred language."""
+
+from __future__ import annotations
+
+import logging
+import smtplib
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from league.clubs.profiles import preferred_language
+from league.events.models import Registration
+
+logger = logging.getLogger(__name__)
+
+
+def send_promotion(registration_id: int) -> bool:
+    """E-mail the player of ``registration_id`` that they left the waiting list and are
+    registered. False (logged) when there is nobody to write to or SMTP fails; a
+    registration withdrawn again since is not written about."""
+    reg = (
+        Registration.objects.select_related("player__user", "event__club")
+        .filter(pk=registration_id, status=Registration.Status.REGISTERED)
+        .first()
+    )
+    user = reg.player.user if reg is not None else None
+    if reg is None or user is None or not user.email:
+        return False
+    context = {"registration": reg, "event": reg.event, "player": reg.player}
+    with translation.override(preferred_language(user) or settings.LANGUAGE_CODE):
+        subject = "".join(
+            render_to_string("league/email/promoted_subject.txt", context).splitlines()
+        )
+        body = render_to_string("league/email/promoted.txt", context)
+    try:
+        send_mail(subject, body, None, [user.email])
+    except (smtplib.SMTPException, OSError) as exc:
+        logger.error("promotion e-mail for registration %s not sent: %s", reg.pk, exc)
+        return False
+    return True
