@@ -72,7 +72,7 @@ def event_create(request: HttpRequest, club_slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=club_slug)
     require(perms.can_create_event(request.user, club))
     use_club_timezone(club)
-    form = EventForm(request.POST or None)
+    form = EventForm(request.POST or None, club=club)
     if request.method == "POST" and form.is_valid():
         try:
             event = services.create_event(request.user, club, **form.service_kwargs())
@@ -87,7 +87,7 @@ def event_create(request: HttpRequest, club_slug: str) -> HttpResponse:
 @login_first
 def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
     event = event_for(request, pk, perms.can_manage_event)
-    form = EventForm(request.POST or None, initial=EventForm.initial_for(event))
+    form = EventForm(request.POST or None, initial=EventForm.initial_for(event), club=event.club)
     if request.method == "POST" and form.is_valid():
         kwargs = form.service_kwargs()
         if not kwargs.get("slug"):
