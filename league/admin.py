@@ -7,18 +7,23 @@ services, with their locks and audit (docs/organisers.md, "Lifecycle").
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
+from league.clubs.timezones import timezone_choices, validate_timezone
 from league.models import (
     AuditEntry,
     Club,
     ClubOrganiser,
     DrawJob,
     Event,
+    Invitation,
     League,
     Membership,
     Player,
+    PlayerClaim,
     PlayerConflict,
     Referee,
     RefereeConflict,
@@ -48,9 +53,22 @@ class OrganiserInline(admin.TabularInline):  # type: ignore[type-arg]
     autocomplete_fields = ["user"]
 
 
+class ClubAdminForm(forms.ModelForm):  # type: ignore[type-arg]
+    """The time zone from the list Python knows (the model's validator checks it too)."""
+
+    timezone = forms.ChoiceField(
+        label=_("time zone"), choices=timezone_choices, validators=[validate_timezone]
+    )
+
+    class Meta:
+        model = Club
+        fields = ["name", "slug", "city", "description", "timezone"]
+
+
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ["name", "slug", "city"]
+    form = ClubAdminForm
+    list_display = ["name", "slug", "city", "timezone"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [OrganiserInline]
@@ -112,3 +130,18 @@ admin.site.register(DrawJob, ReadOnlyAdmin)
 
 
 admin.site.register([League, Season, PlayerConflict, RefereeConflict])
+
+
+@admin.register(Invitation)
+class InvitationAdmin(ReadOnlyAdmin):
+    """Invitations are created, accepted and revoked on the site (audited there)."""
+
+    list_display = ["club", "role", "player", "email", "created_at", "expires_at", "accepted_at"]
+    list_filter = ["role"]
+    exclude = ["token_hash"]
+
+
+@admin.register(PlayerClaim)
+class PlayerClaimAdmin(ReadOnlyAdmin):
+    list_display = ["player", "user", "club", "status", "created_at", "decided_at"]
+    list_filter = ["status"]

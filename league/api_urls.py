@@ -3,7 +3,7 @@
 from django.urls import URLPattern, URLResolver, include, path
 from rest_framework.routers import SimpleRouter
 
-from league.clubs.api import LeagueViewSet, PlayerViewSet
+from league.clubs.api import LeagueViewSet, PlayerViewSet, SeasonViewSet
 from league.draws.api import DrawJobViewSet, EventDrawViewSet
 from league.events.api import ClubViewSet
 
@@ -12,6 +12,7 @@ router.register("clubs", ClubViewSet, basename="club")
 router.register("players", PlayerViewSet, basename="player")
 router.register("events", EventDrawViewSet, basename="event")
 router.register("leagues", LeagueViewSet, basename="league")
+router.register("seasons", SeasonViewSet, basename="season")
 router.register("draw-jobs", DrawJobViewSet, basename="drawjob")
 
 urlpatterns: list[URLPattern | URLResolver] = [

@@ -1,21 +1,26 @@
-"""The club side of the REST API (``/api/v1/``): players and leagues."""
+"""The club side of the REST API (``/api/v1/``): players, clubs (their writes; the
+read side and each club's events are in ``league.events.api.ClubViewSet``), leagues and
+seasons. Thin: an input serializer, one service."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
-from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from league.clubs import serializers as s
-from league.clubs.models import League, Player
+from league.clubs import services
+from league.clubs.models import Club, League, Player, Season
 from league.clubs.services import create_player
+from league.errors import UserError
 from league.names import name_filter
-from league.rest import SLUG, valid
+from league.rest import EVENT_ERRORS, SLUG, valid
 
 
 class PlayerViewSet(
@@ -50,11 +55,107 @@ class PlayerViewSet(
         return Response(s.PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
 
-class LeagueViewSet(viewsets.ReadOnlyModelViewSet[League]):
-    """Leagues and their seasons."""
+class ClubWrites:
+    """``POST /clubs/`` (any verified user; they become its organiser) and ``PATCH
+    /clubs/<slug>/`` (its organisers), mixed into ``league.events.api.ClubViewSet``."""
+
+    request: Request
+
+    if TYPE_CHECKING:  # given by the viewset it is mixed into
+
+        def get_object(self) -> Any: ...
+
+    @extend_schema(request=s.ClubInputSerializer, responses={201: s.ClubSerializer, **EVENT_ERRORS})
+    def create(self, request: Request) -> Response:
+        club = services.create_club(request.user, **valid(s.ClubInputSerializer, request))
+        return Response(s.ClubSerializer(club).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.ClubInputSerializer, responses={200: s.ClubSerializer, **EVENT_ERRORS})
+    def partial_update(self, request: Request, slug: str) -> Response:
+        club: Club = self.get_object()
+        serializer = s.ClubInputSerializer(data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        club = services.update_club(request.user, club, **serializer.validated_data)
+        return Response(s.ClubSerializer(club).data)
+
+
+class LeagueViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[League]
+):
+    """Leagues and their seasons; a club's organisers create and rename its leagues."""
 
     queryset = League.objects.select_related("club").prefetch_related("seasons").order_by("name")
     serializer_class = s.LeagueSerializer
-    permission_classes = [AllowAny]
+    permission_classes = [IsAuthenticatedOrReadOnly]
     lookup_field = "slug"
     lookup_value_regex = SLUG
+
+    @extend_schema(
+        request=s.LeagueInputSerializer, responses={201: s.LeagueSerializer, **EVENT_ERRORS}
+    )
+    def create(self, request: Request) -> Response:
+        data = valid(s.LeagueInputSerializer, request)
+        club = data.pop("club", None)
+        if club is None:
+            raise UserError(_("club is required"), code="required")
+        league = services.save_league(request.user, club, **data)
+        return Response(s.LeagueSerializer(league).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=s.LeagueInputSerializer, responses={200: s.LeagueSerializer, **EVENT_ERRORS}
+    )
+    def partial_update(self, request: Request, slug: str) -> Response:
+        league: League = self.get_object()
+        serializer = s.LeagueInputSerializer(data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        data.pop("club", None)
+        league = services.save_league(
+            request.user,
+            None,
+            league=league,
+            name=data.get("name", league.name),
+            slug=data.get("slug", league.slug),
+        )
+        return Response(s.LeagueSerializer(self.get_queryset().get(pk=league.pk)).data)
+
+
+class SeasonViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Season]
+):
+    """Seasons of the leagues; a league's club's organisers create and change them."""
+
+    queryset = Season.objects.select_related("league").order_by("-starts_on", "pk")
+    serializer_class = s.SeasonDetailSerializer
+    permission_classes = [IsAuthenticatedOrReadOnly]
+    lookup_value_regex = r"[0-9]{1,18}"
+
+    @extend_schema(
+        request=s.SeasonInputSerializer, responses={201: s.SeasonDetailSerializer, **EVENT_ERRORS}
+    )
+    def create(self, request: Request) -> Response:
+        data = valid(s.SeasonInputSerializer, request)
+        league = data.pop("league", None)
+        if league is None:
+            raise UserError(_("league is required"), code="required")
+        season = services.save_season(request.user, league, **data)
+        return Response(s.SeasonDetailSerializer(season).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=s.SeasonInputSerializer, responses={200: s.SeasonDetailSerializer, **EVENT_ERRORS}
+    )
+    def partial_update(self, request: Request, pk: str) -> Response:
+        season: Season = self.get_object()
+        serializer = s.SeasonInputSerializer(data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        data.pop("league", None)
+        season = services.save_season(
+            request.user,
+            season.league,
+            season=season,
+            name=data.get("name", season.name),
+            starts_on=data.get("starts_on", season.starts_on),
+            ends_on=data.get("ends_on", season.ends_on),
+        )
+        return Response(s.SeasonDetailSerializer(season).data)

@@ -12,7 +12,7 @@ from league.clubs.models import Club, League, Player, Referee, Season
 class ClubSerializer(serializers.ModelSerializer[Club]):
     class Meta:
         model = Club
-        fields = ["id", "name", "slug", "city", "timezone"]
+        fields = ["id", "name", "slug", "city", "description", "timezone"]
 
 
 class PlayerSerializer(serializers.ModelSerializer[Player]):
@@ -35,6 +35,14 @@ class SeasonSerializer(serializers.ModelSerializer[Season]):
         fields = ["id", "name", "starts_on", "ends_on"]
 
 
+class SeasonDetailSerializer(serializers.ModelSerializer[Season]):
+    league: Any = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+
+    class Meta:
+        model = Season
+        fields = ["id", "league", "name", "starts_on", "ends_on"]
+
+
 class LeagueSerializer(serializers.ModelSerializer[League]):
     club: Any = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     seasons = SeasonSerializer(many=True, read_only=True)
@@ -50,3 +58,35 @@ class PlayerInputSerializer(serializers.Serializer[Any]):
     club = serializers.SlugRelatedField(
         slug_field="slug", queryset=Club.objects.all(), required=False, allow_null=True
     )
+
+
+class ClubInputSerializer(serializers.Serializer[Any]):
+    """Create a club (you become its organiser) or change it (``PATCH``, its organisers).
+    The time zone is an IANA name Python knows (``club.timezone_invalid`` otherwise)."""
+
+    name = serializers.CharField(max_length=120)
+    slug = serializers.CharField(max_length=60, required=False, allow_blank=True)
+    city = serializers.CharField(max_length=120, required=False, allow_blank=True)
+    description = serializers.CharField(max_length=2000, required=False, allow_blank=True)
+    timezone = serializers.CharField(max_length=60, required=False)
+
+
+class LeagueInputSerializer(serializers.Serializer[Any]):
+    """Create a league of ``club`` (its organisers) or rename one (``PATCH``)."""
+
+    club = serializers.SlugRelatedField(
+        slug_field="slug", queryset=Club.objects.all(), required=False
+    )
+    name = serializers.CharField(max_length=120)
+    slug = serializers.CharField(max_length=60, required=False, allow_blank=True)
+
+
+class SeasonInputSerializer(serializers.Serializer[Any]):
+    """Create a season of ``league`` (its club's organisers) or change one (``PATCH``)."""
+
+    league = serializers.SlugRelatedField(
+        slug_field="slug", queryset=League.objects.select_related("club"), required=False
+    )
+    name = serializers.CharField(max_length=120)
+    starts_on = serializers.DateField()
+    ends_on = serializers.DateField()

@@ -16,13 +16,14 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
-from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from league import permissions as perms
 from league.clubs import serializers as club_s
-from league.clubs.models import Club, Player
+from league.clubs.api import ClubWrites
+from league.clubs.models import Club, Player, Season
 from league.clubs.services import create_player
 from league.errors import UserError, require
 from league.events import selectors, services
@@ -33,12 +34,13 @@ from league.permissions import Viewer
 from league.rest import EVENT_ERRORS, SLUG, valid
 
 
-class ClubViewSet(viewsets.ReadOnlyModelViewSet[Club]):
-    """Clubs, and each club's upcoming published events."""
+class ClubViewSet(ClubWrites, viewsets.ReadOnlyModelViewSet[Club]):
+    """Clubs, and each club's upcoming published events; any verified user creates a club
+    (becoming its organiser), its organisers change it (:class:`ClubWrites`)."""
 
     queryset = Club.objects.all()
     serializer_class = club_s.ClubSerializer
-    permission_classes = [AllowAny]
+    permission_classes = [IsAuthenticatedOrReadOnly]
     lookup_field = "slug"
     lookup_value_regex = SLUG
 
@@ -60,6 +62,14 @@ def viewer_context(request: Request) -> dict[str, Any]:
         return {"viewer_pk": user.pk, "managed_clubs": "all"}
     clubs = frozenset(user.organised_clubs.values_list("club_id", flat=True))
     return {"viewer_pk": user.pk, "managed_clubs": clubs}
+
+
+def check_season(season: Season | None, club: Club) -> None:
+    """An event's season is one of its own club's leagues' seasons."""
+    if season is not None and season.league.club_id != club.pk:
+        raise UserError(
+            _("That season belongs to another club's league."), code="season.other_club"
+        )
 
 
 def _player(handle: str) -> Player:
@@ -108,6 +118,7 @@ class EventViewSet(viewsets.GenericViewSet[Event]):
         club = data.pop("club", None)
         if club is None:
             raise UserError(_("club is required"), code="required")
+        check_season(data.get("season"), club)
         event = services.create_event(request.user, club, **data)
         return Response(
             s.EventSerializer(event, context=viewer_context(request)).data,
@@ -123,6 +134,7 @@ class EventViewSet(viewsets.GenericViewSet[Event]):
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
         data.pop("club", None)
+        check_season(data.get("season"), event.club)
         event = services.update_event(request.user, event, **data)
         return Response(
             s.EventSerializer(Event.objects.get(pk=event.pk), context=viewer_context(request)).data

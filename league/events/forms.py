@@ -13,7 +13,7 @@ from django.utils.translation import pgettext
 
 from engine.scoring import PROFILES
 from engine.standings import DEFAULT_PRECEDENCE, METRICS
-from league.clubs.models import Referee
+from league.clubs.models import Club, Referee, Season
 from league.events.models import Event
 from league.events.services import RELIEF_PERCENT
 from league.i18n import metric_label, ruleset_choices
@@ -98,6 +98,22 @@ class EventForm(forms.Form):
         required=False,
         help_text=_("Usernames separated by commas: they check players in."),
     )
+    season = forms.ModelChoiceField(
+        label=_("Season"),
+        queryset=Season.objects.none(),
+        required=False,
+        empty_label=_("none (a one-off event)"),
+        help_text=_("The season whose ranking counts this event: one of your club's leagues."),
+    )
+
+    def __init__(self, *args: Any, club: Club | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        season_field = self.fields["season"]
+        assert isinstance(season_field, forms.ModelChoiceField)
+        if club is not None:  # only the seasons of the club's own leagues
+            season_field.queryset = Season.objects.filter(league__club=club).select_related(
+                "league"
+            )
 
     def clean_tiebreak_precedence(self) -> list[str]:
         raw = self.cleaned_data.get("tiebreak_precedence") or ""
@@ -146,6 +162,7 @@ class EventForm(forms.Form):
             "first_round_at": first.starts_at if first else None,
             "referees": list(event.referees.all()),
             "staff": ", ".join(u.get_username() for u in event.staff.all()),
+            "season": event.season_id,
         }
 
 

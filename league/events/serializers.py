@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
-from league.clubs.models import Club, Referee
+from league.clubs.models import Club, Referee, Season
 from league.clubs.serializers import PlayerSerializer, RefereeSerializer
 from league.events.models import (
     Event,
@@ -74,6 +74,7 @@ class EventSerializer(serializers.ModelSerializer[Event]):
             "rounds",
             "referees",
             "staff",
+            "season",
         ]
 
 
@@ -176,6 +177,12 @@ class EventInputSerializer(serializers.Serializer[Any]):
         queryset=get_user_model().objects.all(),
         many=True,
         required=False,
+    )
+    season = serializers.PrimaryKeyRelatedField(
+        queryset=Season.objects.select_related("league"),
+        required=False,
+        allow_null=True,
+        help_text="a season of one of the event's club's leagues (null: a one-off event)",
     )
 
 
