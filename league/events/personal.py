@@ -59,7 +59,8 @@ def _fresh(link: PersonalLink) -> None:
 
 
 def link_for_token(token: str) -> PersonalLink | None:
-    """The live link ``token`` opens, or None (unknown, malformed or revoked: a 404)."""
+    """The live link ``token`` opens, or None (unknown, malformed, revoked, or a referee
+    no longer listed for the event: a 404)."""
     if not isinstance(token, str) or not _TOKEN.match(token):
         return None
     link = (
@@ -69,6 +70,8 @@ def link_for_token(token: str) -> PersonalLink | None:
     )
     if link is None or not constant_time_compare(token_for(link), token):
         return None
+    if link.referee_id is not None and not link.event.referees.filter(pk=link.referee_id).exists():
+        return None  # no longer a referee of the event
     return link
 
 

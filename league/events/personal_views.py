@@ -18,7 +18,7 @@ from league import permissions as perms
 from league.errors import UserError
 from league.events import personal, waitlist
 from league.events.calendar import personal_calendar, round_title
-from league.events.models import PersonalLink
+from league.events.models import PersonalLink, Registration
 from league.middleware import use_club_timezone
 from league.pages import back, page_action
 
@@ -79,8 +79,9 @@ def personal_ics(request: HttpRequest, token: str) -> HttpResponse:
     entries = []
     if link.registration is not None:
         seats = {s.round_id: s for s in personal.player_page(link, None).seats}
+        playing = link.registration.status == Registration.Status.REGISTERED
         for rnd in personal.event_rounds(event):
-            if rnd.starts_at is None:
+            if rnd.starts_at is None or not (playing or rnd.pk in seats):
                 continue
             title = round_title(event.name, rnd.number)
             seat = seats.get(rnd.pk)

@@ -247,3 +247,23 @@ def test_the_printed_sheets_carry_a_qr_code_per_player(client: Client, event: Ev
     assert html.count("<svg") == 8
     tables_html = client.get(reverse("sheet-tables", args=[event.pk])).content.decode()
     assert tables_html.count("<svg") == 1
+
+
+def test_a_referee_taken_off_the_event_loses_the_page(client: Client, played: Played) -> None:
+    tokens = dict(personal.referee_tokens(played.event))
+    token = tokens[played.referee]
+    assert _page(client, token).status_code == 200
+    played.event.referees.remove(played.referee)
+    assert _page(client, token).status_code == 404
+    assert client.get(reverse("personal-calendar", args=[token])).status_code == 404
+
+
+def test_a_withdrawn_player_keeps_the_page_but_no_rounds_in_the_feed(
+    client: Client, reg: Registration
+) -> None:
+    token = _token(reg)
+    reg.status = Registration.Status.WITHDRAWN
+    reg.save()
+    assert "You have withdrawn" in _page(client, token).content.decode()
+    body = client.get(reverse("personal-calendar", args=[token])).content.decode()
+    assert "BEGIN:VEVENT" not in body
