@@ -147,6 +147,8 @@ ALLOWED = {
     "v1",
     "display_name",
     "handle",
+    "new",  # the CSV import's optional column and its value (a likely duplicate confirmed)
+    "yes",
     "meta",
     "round",  # meta.round in the upload help
     "table",  # meta.table in the upload help
