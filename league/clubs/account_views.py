@@ -43,11 +43,10 @@ def _accepted_message(found: Invitation) -> str:
 @login_first
 def my_profile(request: HttpRequest) -> HttpResponse:
     """A linked player edits their display name and language; others may claim a player."""
-    player = Player.objects.filter(user_id=request.user.pk).first()
+    user_id = int(request.user.pk or 0)
+    player = Player.objects.filter(user_id=user_id).first()
     if player is None:
-        claims = PlayerClaim.objects.filter(user_id=request.user.pk).select_related(
-            "player", "club"
-        )[:10]
+        claims = PlayerClaim.objects.filter(user_id=user_id).select_related("player", "club")[:10]
         return render(
             request,
             "league/my_profile.html",

@@ -59,8 +59,6 @@ class ClubWrites:
     """``POST /clubs/`` (any verified user; they become its organiser) and ``PATCH
     /clubs/<slug>/`` (its organisers), mixed into ``league.events.api.ClubViewSet``."""
 
-    request: Request
-
     if TYPE_CHECKING:  # given by the viewset it is mixed into
 
         def get_object(self) -> Any: ...

@@ -18,6 +18,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from league import permissions as perms
@@ -159,7 +160,7 @@ def revoke_invitation(actor: Viewer, invitation: Invitation) -> Invitation:
     return invitation
 
 
-def _already(message: str, code: str) -> UserError:
+def _already(message: str | Promise, code: str) -> UserError:
     return UserError(message, code=code, status=409)
 
 
