@@ -362,9 +362,15 @@ class SheetSubmit(GameAPIView):
         return Response(version_data(version), status=201)
 
 
+#: A player's handle (a unicode slug), optionally written with its "@".
+HANDLE = r"^@?[-\w]{1,60}$"
+
+
 class MergeInput(rf.Serializer[Any]):
-    survivor = rf.CharField(max_length=61, help_text="the handle of the player who stays")
-    duplicate = rf.CharField(max_length=61, help_text="the handle of the player merged away")
+    survivor = rf.RegexField(HANDLE, max_length=61, help_text="the handle of the player who stays")
+    duplicate = rf.RegexField(
+        HANDLE, max_length=61, help_text="the handle of the player merged away"
+    )
     confirm = rf.BooleanField(
         default=False, help_text="false: only say what would move; true: merge (irreversible)"
     )

@@ -284,6 +284,12 @@ def test_the_page_shows_what_moves_then_merges(client: Any, two: Two) -> None:
     assert done.status_code == 302
     assert done["Location"] == reverse("results:player", args=[two.survivor.handle])
     assert not Player.objects.filter(pk=two.duplicate.pk).exists()
+    # the rewritten games read as before: their page, and the survivor's player page
+    for version in GameVersion.objects.filter(reason__startswith="merge:"):
+        game_page = client.get(reverse("games:game", args=[version.game_id]))
+        assert game_page.status_code == 200
+        assert "None" not in game_page.content.decode()
+    assert client.get(done["Location"]).status_code == 200
 
 
 def test_the_page_says_why_a_merge_is_refused(client: Any, two: Two) -> None:
@@ -335,3 +341,5 @@ def test_the_api_answers_refusals_with_codes(two: Two) -> None:
     assert (answer.status_code, answer.json()["code"]) == (409, "merge.two_accounts")
     body["duplicate"] = "nobody-at-all"
     assert api.post("/api/v1/player-merges/", body, format="json").status_code == 404
+    body["duplicate"] = "not a handle"
+    assert api.post("/api/v1/player-merges/", body, format="json").status_code == 400
