@@ -3,7 +3,7 @@
 from django.urls import URLPattern, URLResolver, include, path
 from rest_framework.routers import SimpleRouter
 
-from league.clubs.api import LeagueViewSet, PlayerViewSet, SeasonViewSet
+from league.clubs.api import InvitationViewSet, LeagueViewSet, PlayerViewSet, SeasonViewSet
 from league.draws.api import DrawJobViewSet, EventDrawViewSet
 from league.events.api import ClubViewSet
 
@@ -13,6 +13,7 @@ router.register("players", PlayerViewSet, basename="player")
 router.register("events", EventDrawViewSet, basename="event")
 router.register("leagues", LeagueViewSet, basename="league")
 router.register("seasons", SeasonViewSet, basename="season")
+router.register("invitations", InvitationViewSet, basename="invitation")
 router.register("draw-jobs", DrawJobViewSet, basename="drawjob")
 
 urlpatterns: list[URLPattern | URLResolver] = [

@@ -1,26 +1,35 @@
-"""The club side of the REST API (``/api/v1/``): players, clubs (their writes; the
-read side and each club's events are in ``league.events.api.ClubViewSet``), leagues and
-seasons. Thin: an input serializer, one service."""
+"""The club side of the REST API (``/api/v1/``): players, clubs (their writes and
+invitations; the read side and each club's events are in
+``league.events.api.ClubViewSet``), accepting an invitation, leagues and seasons.
+Thin: an input serializer, one service."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from django.db import transaction
 from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
-from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.decorators import action
+from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from league import permissions as perms
+from league.clubs import invitations as inv
 from league.clubs import serializers as s
 from league.clubs import services
-from league.clubs.models import Club, League, Player, Season
+from league.clubs.mail import send_invitation
+from league.clubs.models import Club, Invitation, League, Player, Season
 from league.clubs.services import create_player
-from league.errors import UserError
+from league.errors import UserError, require
 from league.names import name_filter
-from league.rest import EVENT_ERRORS, SLUG, valid
+from league.rest import EVENT_ERRORS, SLUG, ErrorSerializer, valid
 
 
 class PlayerViewSet(
@@ -63,6 +72,50 @@ class ClubWrites:
 
         def get_object(self) -> Any: ...
 
+    @extend_schema(methods=["get"], responses=s.InvitationSerializer(many=True))
+    @extend_schema(
+        methods=["post"],
+        request=s.InvitationInputSerializer,
+        responses={201: s.NewInvitationSerializer, **EVENT_ERRORS},
+    )
+    @action(detail=True, methods=["get", "post"])
+    def invitations(self, request: Request, slug: str) -> Response:
+        """The club's pending invitations; a new one (its ``link`` is given only here)."""
+        club: Club = self.get_object()
+        require(perms.is_club_organiser(request.user, club))
+        if request.method == "GET":
+            pending = club.invitations.select_related("player", "club").filter(
+                accepted_at__isnull=True, revoked_at__isnull=True, expires_at__gt=timezone.now()
+            )
+            return Response(s.InvitationSerializer(pending[:500], many=True).data)
+        data = valid(s.InvitationInputSerializer, request)
+        invitation, token = inv.create_invitation(
+            request.user,
+            club,
+            role=data["role"],
+            email=data.get("email", ""),
+            player=data.get("player"),
+        )
+        link = request.build_absolute_uri(reverse("invitation", args=[token]))
+        if invitation.email:
+            transaction.on_commit(lambda: send_invitation(invitation, link))
+        answer = s.NewInvitationSerializer(invitation).data
+        return Response({**answer, "link": link}, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={200: s.InvitationSerializer, **EVENT_ERRORS})
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path=r"invitations/(?P<invitation_pk>[0-9]{1,18})/revoke",
+    )
+    def revoke_invitation(self, request: Request, slug: str, invitation_pk: str) -> Response:
+        club: Club = self.get_object()
+        require(perms.is_club_organiser(request.user, club))
+        invitation = get_object_or_404(Invitation, pk=invitation_pk, club=club)
+        return Response(
+            s.InvitationSerializer(inv.revoke_invitation(request.user, invitation)).data
+        )
+
     @extend_schema(request=s.ClubInputSerializer, responses={201: s.ClubSerializer, **EVENT_ERRORS})
     def create(self, request: Request) -> Response:
         club = services.create_club(request.user, **valid(s.ClubInputSerializer, request))
@@ -75,6 +128,31 @@ class ClubWrites:
         serializer.is_valid(raise_exception=True)
         club = services.update_club(request.user, club, **serializer.validated_data)
         return Response(s.ClubSerializer(club).data)
+
+
+class InvitationViewSet(viewsets.GenericViewSet[Invitation]):
+    """Accept an invitation by its secret (signed in: the account accepting it)."""
+
+    queryset = Invitation.objects.none()
+    serializer_class = s.InvitationSerializer
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=s.AcceptInputSerializer,
+        responses={
+            200: s.InvitationSerializer,
+            404: ErrorSerializer,
+            410: ErrorSerializer,
+            **EVENT_ERRORS,
+        },
+    )
+    @action(detail=False, methods=["post"])
+    def accept(self, request: Request) -> Response:
+        invitation = inv.accept_invitation(
+            request.user, valid(s.AcceptInputSerializer, request)["token"]
+        )
+        invitation.refresh_from_db()
+        return Response(s.InvitationSerializer(invitation).data)
 
 
 class LeagueViewSet(

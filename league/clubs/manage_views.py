@@ -8,6 +8,7 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from league import permissions as perms
@@ -54,8 +55,9 @@ def club_edit(request: HttpRequest, club_slug: str) -> HttpResponse:
     initial = {f: getattr(club, f) for f in services.CLUB_FIELDS}
     form = ClubForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
+        data = {**form.cleaned_data, "slug": form.cleaned_data["slug"] or club.slug}
         try:
-            club = services.update_club(request.user, club, **form.cleaned_data)
+            club = services.update_club(request.user, club, **data)
         except UserError as exc:
             form.add_error(None, exc.message)
         else:
@@ -68,13 +70,9 @@ def club_edit(request: HttpRequest, club_slug: str) -> HttpResponse:
 def club_people(request: HttpRequest, club_slug: str) -> HttpResponse:
     """Organisers, referees, pending invitations and claims, and the invitation form."""
     club = _organised(request, club_slug)
-    pending = [
-        i
-        for i in club.invitations.select_related("player", "created_by").filter(
-            accepted_at__isnull=True, revoked_at__isnull=True
-        )
-        if inv.invitation_state(i) == "pending"
-    ]
+    pending = club.invitations.select_related("player").filter(
+        accepted_at__isnull=True, revoked_at__isnull=True, expires_at__gt=timezone.now()
+    )
     context = {
         "club": club,
         "organisers": club.organisers.select_related("user").order_by("user__username"),

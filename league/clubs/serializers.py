@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from league.clubs.models import Club, League, Player, Referee, Season
+from league.clubs.models import Club, Invitation, League, Player, Referee, Season
 
 
 class ClubSerializer(serializers.ModelSerializer[Club]):
@@ -90,3 +90,37 @@ class SeasonInputSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=120)
     starts_on = serializers.DateField()
     ends_on = serializers.DateField()
+
+
+class InvitationSerializer(serializers.ModelSerializer[Invitation]):
+    player: Any = serializers.SlugRelatedField(slug_field="handle", read_only=True)
+    club: Any = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+
+    class Meta:
+        model = Invitation
+        fields = ["id", "club", "role", "player", "email", "created_at", "expires_at"]
+
+
+class NewInvitationSerializer(InvitationSerializer):
+    """A new invitation with its link: the only time the secret is given."""
+
+    link = serializers.CharField(read_only=True)
+
+    class Meta(InvitationSerializer.Meta):
+        fields = [*InvitationSerializer.Meta.fields, "link"]
+
+
+class InvitationInputSerializer(serializers.Serializer[Any]):
+    role = serializers.ChoiceField(choices=Invitation.Role.choices)
+    email = serializers.EmailField(max_length=254, required=False, allow_blank=True)
+    player = serializers.SlugRelatedField(
+        slug_field="handle",
+        queryset=Player.objects.all(),
+        required=False,
+        allow_null=True,
+        help_text="handle of the club's player to link (role player only)",
+    )
+
+
+class AcceptInputSerializer(serializers.Serializer[Any]):
+    token = serializers.CharField(max_length=100, help_text="the secret from the link")

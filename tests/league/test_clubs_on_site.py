@@ -125,6 +125,12 @@ def test_the_organiser_edits_the_club() -> None:
     club.refresh_from_db()
     assert (club.name, club.city, club.timezone) == ("New name", "Lyon", "Europe/Paris")
     assert AuditEntry.objects.filter(action="club.update").exists()
+    kept = client_for(organiser).post(
+        reverse("club-edit", args=[club.slug]), {**data, "slug": "", "city": "Nice"}
+    )
+    assert kept.status_code == 302  # an emptied address keeps the club's
+    club.refresh_from_db()
+    assert (club.slug, club.city) == (data["slug"], "Nice")
 
 
 # --- the time zone --------------------------------------------------------------------------

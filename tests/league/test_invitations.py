@@ -14,6 +14,7 @@ from django.core import mail
 from django.db import connection, connections
 from django.test import Client
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from league.audit import AuditEntry
 from league.clubs import invitations as inv
@@ -271,3 +272,53 @@ def test_two_accepts_of_one_link_at_once_make_one_organiser() -> None:
     assert isinstance(losses[0], UserError) and losses[0].code == "invitation.used"
     assert ClubOrganiser.objects.filter(club=club).count() == 2  # the inviter and one winner
     assert Player.objects.count() == 0
+
+
+# --- the API --------------------------------------------------------------------------------
+
+
+def test_the_invitations_api_creates_lists_accepts_and_revokes() -> None:
+    organiser, club = organiser_and_club()
+    api = APIClient()
+    api.force_authenticate(organiser)
+    created = api.post(
+        f"/api/v1/clubs/{club.slug}/invitations/", {"role": "referee"}, format="json"
+    )
+    assert created.status_code == 201, created.json()
+    body = created.json()
+    token = body["link"].rstrip("/").rsplit("/", 1)[1]
+    assert body["role"] == "referee" and "token_hash" not in body
+    listed = api.get(f"/api/v1/clubs/{club.slug}/invitations/").json()
+    assert [i["id"] for i in listed] == [body["id"]] and "link" not in listed[0]
+
+    stranger = APIClient()
+    stranger.force_authenticate(UserFactory())
+    assert stranger.get(f"/api/v1/clubs/{club.slug}/invitations/").status_code == 403
+    assert (
+        stranger.post(f"/api/v1/clubs/{club.slug}/invitations/{body['id']}/revoke/").status_code
+        == 403
+    )
+    assert APIClient().post("/api/v1/invitations/accept/", {"token": token}).status_code in (
+        401,
+        403,
+    )
+    accepted = stranger.post("/api/v1/invitations/accept/", {"token": token}, format="json")
+    assert accepted.status_code == 200, accepted.json()
+    again = stranger.post("/api/v1/invitations/accept/", {"token": token}, format="json")
+    assert again.status_code == 409 and again.json()["code"] == "invitation.used"
+
+    second = api.post(
+        f"/api/v1/clubs/{club.slug}/invitations/", {"role": "organiser"}, format="json"
+    ).json()
+    revoked = api.post(f"/api/v1/clubs/{club.slug}/invitations/{second['id']}/revoke/")
+    assert revoked.status_code == 200
+    late = stranger.post(
+        "/api/v1/invitations/accept/",
+        {"token": second["link"].rstrip("/").rsplit("/", 1)[1]},
+        format="json",
+    )
+    assert late.status_code == 410 and late.json()["code"] == "invitation.revoked"
+    unknown = stranger.post("/api/v1/invitations/accept/", {"token": "nope"}, format="json")
+    assert unknown.status_code == 404 and unknown.json()["code"] == "invitation.unknown"
+    bad_role = api.post(f"/api/v1/clubs/{club.slug}/invitations/", {"role": "king"}, format="json")
+    assert bad_role.status_code == 400
