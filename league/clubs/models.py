@@ -19,7 +19,9 @@ class Club(models.Model):
     timezone = models.CharField(
         _("time zone"), max_length=60, default="UTC", validators=[validate_timezone]
     )
-    description = models.TextField(_("description"), max_length=2000, blank=True)
+    description = models.TextField(
+        _("description"), max_length=2000, blank=True, default="", db_default=""
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -17,7 +17,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='club',
             name='description',
-            field=models.TextField(blank=True, max_length=2000, verbose_name='description'),
+            field=models.TextField(blank=True, db_default='', default='', max_length=2000, verbose_name='description'),
         ),
         migrations.AlterField(
             model_name='club',
