@@ -58,6 +58,27 @@ class EventForm(forms.Form):
         widget=DateTimeInput,
         input_formats=DATETIME_FORMATS,
     )
+    capacity = forms.IntegerField(
+        label=_("Places"),
+        min_value=1,
+        max_value=100_000,
+        required=False,
+        help_text=_("Empty: no limit. Players who register once it is full join the waiting list."),
+    )
+    check_in_opens_minutes = forms.IntegerField(
+        label=_("Self check-in opens (minutes before round 1)"),
+        min_value=0,
+        max_value=1440,
+        initial=60,
+        required=False,
+    )
+    check_in_closes_minutes = forms.IntegerField(
+        label=_("Self check-in closes (minutes after round 1 starts)"),
+        min_value=0,
+        max_value=1440,
+        initial=15,
+        required=False,
+    )
     ruleset = forms.ChoiceField(label=_("Ruleset"), choices=ruleset_choices)
     scoring_profile = forms.ChoiceField(
         label=_("Scoring profile"), choices=[(k, k) for k in PROFILES]
@@ -131,6 +152,9 @@ class EventForm(forms.Form):
 
     def service_kwargs(self) -> dict[str, Any]:
         data = dict(self.cleaned_data)
+        for key in ("check_in_opens_minutes", "check_in_closes_minutes"):
+            if data.get(key) is None:  # left empty: the default (new) or unchanged (edit)
+                data.pop(key, None)
         first = data.pop("first_round_at")
         minutes = data.pop("round_minutes") or 90
         starts = None
@@ -152,6 +176,9 @@ class EventForm(forms.Form):
             "ends_on": event.ends_on,
             "registration_opens": event.registration_opens,
             "registration_closes": event.registration_closes,
+            "capacity": event.capacity,
+            "check_in_opens_minutes": event.check_in_opens_minutes,
+            "check_in_closes_minutes": event.check_in_closes_minutes,
             "ruleset": event.ruleset,
             "scoring_profile": event.scoring_profile,
             "tiebreak_precedence": ", ".join(event.tiebreak_precedence),

@@ -17,6 +17,7 @@ from django.utils import timezone
 from league.audit import AuditEntry
 from league.errors import UserError
 from league.events import services, waitlist
+from league.events.forms import EventForm
 from league.models import Event, Registration
 from tests.league.factories import (
     ClubOrganiserFactory,
@@ -204,3 +205,30 @@ def test_racing_for_the_last_place_never_goes_over_capacity(racers: int) -> None
     assert Registration.objects.filter(event=event, status=REGISTERED).count() == 2
     positions = sorted(waitlist.position(r) for r in results if r.status == WAITLISTED)
     assert positions == list(range(1, racers))
+
+
+def test_the_event_form_sets_places_and_the_check_in_window(
+    full_event: Event, client: Client
+) -> None:
+    p = _player_with_account()
+    waiting = services.register_player(p.user, full_event, p)
+    client.force_login(ClubOrganiserFactory(club=full_event.club).user)
+    url = reverse("event-edit", args=[full_event.pk])
+    page = client.get(url).content.decode()
+    assert 'name="capacity"' in page and 'name="check_in_opens_minutes"' in page
+    data = {k: v for k, v in EventForm.initial_for(full_event).items() if v is not None}
+    data.update(
+        round_minutes=90,
+        referees=[],
+        first_round_at="",
+        starts_on=full_event.starts_on.isoformat(),
+        ends_on=full_event.ends_on.isoformat(),
+    )
+    data.update(capacity=3, check_in_opens_minutes=30, check_in_closes_minutes="")
+    response = client.post(url, data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    full_event.refresh_from_db()
+    assert (full_event.capacity, full_event.check_in_opens_minutes) == (3, 30)
+    assert full_event.check_in_closes_minutes == 15  # left empty: unchanged
+    waiting.refresh_from_db()
+    assert waiting.status == REGISTERED  # the new place went to the waiting player
