@@ -12,9 +12,10 @@ from django.core import mail
 from django.db import IntegrityError, connection, connections, transaction
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from league.audit import AuditEntry
+from league.clubs.profiles import save_language
 from league.errors import UserError
 from league.events import services, waitlist
 from league.events.forms import EventForm
@@ -85,6 +86,25 @@ def test_a_withdrawal_promotes_the_first_waiting_and_tells_them(
     assert len(callbacks) == 1
     assert len(mail.outbox) == 1 and mail.outbox[0].to == ["first@example.org"]
     assert full_event.name in mail.outbox[0].subject
+    assert "you are now registered" in mail.outbox[0].body
+
+
+def test_the_mail_is_in_the_players_language_and_not_escaped(
+    db: None, django_capture_on_commit_callbacks: Any
+) -> None:
+    event = EventFactory(capacity=1, name="O'Brien & Co Open")
+    RegistrationFactory(event=event)
+    p = _player_with_account("es@example.org")
+    save_language(p.user, "es")
+    services.register_player(p.user, event, p)
+    leaving = Registration.objects.get(event=event, status=REGISTERED)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.withdraw(ClubOrganiserFactory(club=event.club).user, leaving)
+    (message,) = mail.outbox
+    assert "O'Brien & Co Open" in message.subject and "&amp;" not in message.body
+    with translation.override("es"):
+        expected = translation.gettext("A place is yours: %(event)s") % {"event": event.name}
+    assert message.subject == expected
 
 
 def test_no_mail_without_an_address_and_none_when_a_waiting_player_leaves(
