@@ -140,6 +140,7 @@ def world(db: None, app: FuzzApp) -> World:
             "/api/v1/leagues/": {"slug": league.slug},
             "/api/v1/rankings/leagues/": {"slug": league.slug},
             "/api/v1/rankings/seasons/": {"id": season.pk},
+            "/api/v1/seasons/": {"id": season.pk},
             "/api/v1/players/": {"handle": handle},
             "/api/v1/rankings/players/": {"handle": handle},
         },
