@@ -6,6 +6,7 @@ used, unknown and overlong links; strangers; two accepts at once (PostgreSQL).""
 from __future__ import annotations
 
 import datetime as dt
+import smtplib
 import threading
 from typing import Any
 
@@ -18,6 +19,7 @@ from rest_framework.test import APIClient
 
 from league.audit import AuditEntry
 from league.clubs import invitations as inv
+from league.clubs import mail as mail_module
 from league.clubs.models import ClubOrganiser, Invitation, Player, Referee
 from league.errors import UserError
 from tests.league.factories import (
@@ -322,3 +324,19 @@ def test_the_invitations_api_creates_lists_accepts_and_revokes() -> None:
     assert unknown.status_code == 404 and unknown.json()["code"] == "invitation.unknown"
     bad_role = api.post(f"/api/v1/clubs/{club.slug}/invitations/", {"role": "king"}, format="json")
     assert bad_role.status_code == 400
+
+
+def test_a_mail_server_failure_keeps_the_invitation_and_its_link(
+    monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+) -> None:
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise smtplib.SMTPException("down")
+
+    monkeypatch.setattr(mail_module, "send_mail", refuse)
+    organiser, club = organiser_and_club()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_for(organiser).post(
+            f"/manage/clubs/{club.slug}/invite/", {"role": "organiser", "email": "a@example.org"}
+        )
+    assert response.status_code == 200 and "/invitations/" in link_of(response)
+    assert Invitation.objects.count() == 1
