@@ -69,6 +69,13 @@ CLUB = {"name": "Harbour Mahjong", "slug": "", "city": "Porto", "description": "
 # --- creating and editing a club ------------------------------------------------------------
 
 
+def test_organisers_find_the_merge_page_from_their_home() -> None:
+    user, _club = organiser_and_club()
+    merge = reverse("games:merge-players")
+    assert merge in client_for(user).get("/manage/").content.decode()
+    assert merge not in client_for(UserFactory()).get("/manage/").content.decode()
+
+
 def test_a_verified_user_creates_a_club_on_the_site_and_organises_it() -> None:
     user = UserFactory()
     c = client_for(user)
