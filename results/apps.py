@@ -12,9 +12,13 @@ class ResultsConfig(AppConfig):
         # allows only once the app registry is ready (Django's own idiom for signals).
         from games.signals import results_changed, results_pending
         from league.events.personal import register_results_reader
+        from league.events.signals import event_season_changed
         from results.personal import player_event_games
-        from results.receivers import enqueue_results, mark_stale
+        from results.receivers import enqueue_results, enqueue_season_totals, mark_stale
 
         results_pending.connect(mark_stale, dispatch_uid="results.mark_stale")
         results_changed.connect(enqueue_results, dispatch_uid="results.enqueue_results")
+        event_season_changed.connect(
+            enqueue_season_totals, dispatch_uid="results.enqueue_season_totals"
+        )
         register_results_reader(player_event_games)

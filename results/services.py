@@ -8,6 +8,7 @@ inside one transaction, under a lock (:mod:`results.pipeline`):
   confirmation): its event's standings, then the ratings.
 - :func:`heal` — finds everything the pipeline missed (stale events, released games whose
   confirmed version differs from the one rated) and fixes it.
+- :func:`recompute_seasons` — seasons' totals again, after an event moved between them.
 - :func:`rebuild_all` — every event and every rating from the records.
 
 Every step is idempotent: running it again on unchanged records writes nothing.
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -98,6 +100,19 @@ def games_out_of_date() -> set[int]:
     counted = set(current.values_list("game_id", flat=True))
     extra = set(ScoredGame.objects.values_list("game_id", flat=True)) - counted
     return missing | extra
+
+
+def recompute_seasons(season_ids: Iterable[int]) -> list[int]:
+    """Add up again the totals of each season that still exists (an event moved into, out
+    of or between them: its standings count where it is now). One transaction per
+    season, so a season locked by a running recomputation delays only itself."""
+    done = []
+    for season_id in sorted(set(season_ids)):
+        with transaction.atomic():
+            if Season.objects.filter(pk=season_id).exists():
+                recompute_season(season_id)
+                done.append(season_id)
+    return done
 
 
 @dataclass

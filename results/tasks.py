@@ -11,7 +11,7 @@ from typing import Any
 from celery import shared_task
 from django.db import OperationalError
 
-from results.services import heal, heal_stale_events, process_game
+from results.services import heal, heal_stale_events, process_game, recompute_seasons
 
 
 @shared_task(
@@ -46,3 +46,15 @@ def heal_results() -> dict[str, Any]:
     e.g. every minute; it is cheap when there is nothing to do)."""
     report = heal()
     return {"events": report.events, "ratings_changed": report.ratings.changed}
+
+
+@shared_task(
+    name="results.recompute_seasons",
+    acks_late=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def recompute_season_totals(season_ids: list[int]) -> dict[str, Any]:
+    """An event moved between seasons: add those seasons' totals up again."""
+    return {"seasons": recompute_seasons(season_ids)}

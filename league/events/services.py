@@ -40,6 +40,7 @@ from league.events.models import (
     Registration,
     Round,
 )
+from league.events.signals import event_season_changed
 from league.i18n import engine_error_text
 from league.permissions import Viewer
 
@@ -260,10 +261,16 @@ def update_event(
             params={"slug": changed["slug"]},
             status=409,
         )
+    seasons = {event.season_id, getattr(changed.get("season"), "pk", None)} - {None}
     for key, value in changed.items():
         setattr(event, key, value)
     validate_event_settings(event)
     event.save()
+    if "season" in changed:
+        event_id = event.pk
+        transaction.on_commit(
+            lambda: event_season_changed.send(Event, event_id=event_id, seasons=seasons)
+        )
     if "capacity" in changed:
         waitlist.promote(actor, event)
     if staff is not None:

@@ -303,7 +303,9 @@ def test_leagues_and_seasons_pages() -> None:
 
 
 def season_of(club: Club, name: str = "2026") -> Season:
-    league = League.objects.create(club=club, name=f"{club.name} league", slug=f"{club.slug}-l")
+    league, _ = League.objects.get_or_create(
+        club=club, slug=f"{club.slug}-l", defaults={"name": f"{club.name} league"}
+    )
     return Season.objects.create(
         league=league, name=name, starts_on=dt.date(2026, 1, 1), ends_on=dt.date(2026, 12, 31)
     )
@@ -371,6 +373,37 @@ def test_an_event_put_in_a_season_shows_in_the_season_and_league_rankings() -> N
     assert page.status_code == 200 and name in page.content.decode()
     league_page = Client().get(reverse("results:league", args=[season.league.slug]))
     assert name in league_page.content.decode()
+
+
+def test_moving_a_played_event_between_seasons_moves_its_totals(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    ev = played_event()
+    ev.play(1, seed=3)  # released before the event had a season
+    first, second = season_of(ev.club, "2026"), season_of(ev.club, "2027")
+    name = ev.players[0].display_name
+    api = api_for(ev.organiser)
+
+    def season_page(season: Season) -> str:
+        return Client().get(reverse("results:season", args=[season.pk])).content.decode()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert (
+            api.patch(
+                f"/api/v1/events/{ev.event.pk}/", {"season": first.pk}, format="json"
+            ).status_code
+            == 200
+        )
+    assert name in season_page(first)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert (
+            api.patch(
+                f"/api/v1/events/{ev.event.pk}/", {"season": second.pk}, format="json"
+            ).status_code
+            == 200
+        )
+    assert name not in season_page(first)
+    assert name in season_page(second)
 
 
 # --- claims and the profile -----------------------------------------------------------------
