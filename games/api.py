@@ -48,7 +48,7 @@ from league.inputs import ROUND_MAX, strict_int
 from league.models import Player, Round
 
 ErrorOutput = inline_serializer(
-    "GameError",
+    "GameRefusal",
     {
         "detail": rf.CharField(),
         "code": rf.CharField(),

@@ -3,7 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 
 class GamesConfig(AppConfig):
-    """What happened at the tables: game records, submissions, confirmation, results."""
+    """What happened at the tables: game records, submissions, confirmation, release."""
 
     name = "games"
     verbose_name = _("Games")

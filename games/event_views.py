@@ -8,7 +8,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -20,7 +19,7 @@ from games.forms import UploadForm
 from games.models import Game
 from games.permissions import access_for, signed_in
 from games.records import NotARecordError, load_json, require_record_shape
-from league.errors import UserError
+from league.errors import UserError, require
 from league.inputs import ROUND_MAX, strict_int
 from league.middleware import use_club_timezone
 from league.models import Event, Round, Table
@@ -177,10 +176,9 @@ def awaiting(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
     use_club_timezone(event.club)
     access = access_for(request)
-    if not access.can_manage_event(event):
-        if access.can_view_event(event):
-            raise PermissionDenied
+    if not access.can_view_event(event):
         raise Http404
+    require(access.can_manage_event(event))
     return render(
         request,
         "games/awaiting.html",

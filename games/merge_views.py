@@ -5,14 +5,13 @@ refused), then confirm with a POST. The merge itself is :func:`games.merge.merge
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from games.merge import MergePlan, merge_plan, merge_players
 from games.permissions import access_for, signed_in
-from league.errors import UserError
+from league.errors import UserError, require
 from league.models import Player
 from league.pages import login_first
 
@@ -24,8 +23,7 @@ def _handle(request: HttpRequest, name: str) -> str:
 
 @login_first
 def merge_page(request: HttpRequest) -> HttpResponse:
-    if not access_for(request).can_manage_players():
-        raise PermissionDenied
+    require(access_for(request).can_manage_players())
     survivor_handle, duplicate_handle = _handle(request, "survivor"), _handle(request, "duplicate")
     plan: MergePlan | None = None
     refusal = ""

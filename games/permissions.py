@@ -17,8 +17,6 @@ it reads once: the clubs the user organises and the events they staff or referee
 
 from __future__ import annotations
 
-from weakref import WeakKeyDictionary
-
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
@@ -30,8 +28,8 @@ from league.permissions import (
     REFEREE_ROUND_STATUSES,
     STAFF_ROUND_STATUSES,
     LeagueAccess,
-    Viewer,
 )
+from league.permissions import access_for as league_access_for
 
 _RELEASED = Game.Status.RELEASED
 
@@ -141,17 +139,10 @@ class Access(LeagueAccess):
         return self.official_games() | _STANDALONE | (_AT_TABLE & rounds)
 
 
-_BY_REQUEST: WeakKeyDictionary[object, Access] = WeakKeyDictionary()
-
-
 def access_for(request: object) -> Access:
-    """The request's one :class:`Access` (a Django or a REST framework request), made on
-    first use; a new one if the request's user changed (a sign-in on this request)."""
-    user: Viewer = getattr(request, "user", None)
-    access = _BY_REQUEST.get(request)
-    if access is None or access.user is not user:
-        access = _BY_REQUEST[request] = Access(user)
-    return access
+    """The request's one :class:`Access` (``league.permissions.access_for``: the same object
+    the league's pages and API of this request ask)."""
+    return league_access_for(request, Access)
 
 
 def signed_in(request: object) -> User:

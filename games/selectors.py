@@ -122,7 +122,7 @@ def seating(game: Game, access: Access | None = None) -> list[dict[str, Any]]:
 
 def recorded_tables(tables: QuerySet[Table]) -> set[int]:
     """Tables (among ``tables``) whose game has a version or a sheet step: their seats and
-    referee are frozen (registered with :mod:`league.lifecycle` at start-up)."""
+    referee are frozen (registered with :mod:`league.events.lifecycle` at start-up)."""
     has_version = Exists(GameVersion.objects.filter(game__table=OuterRef("pk")))
     has_step = Exists(GameSheet.objects.filter(game__table=OuterRef("pk"), revision__gt=0))
     return set(tables.filter(has_version | has_step).values_list("pk", flat=True))

@@ -74,7 +74,7 @@ def lock_game(game_id: int) -> Game:
     """The game row, locked until the end of the transaction, with what checks need.
 
     Its table's row is locked too: an organiser's swap or referee change locks the same
-    row before checking for recorded play (``league.lifecycle``), so neither can slip
+    row before checking for recorded play (``league.events.lifecycle``), so neither can slip
     between the other's check and write."""
     game = (
         Game.objects.select_for_update(of=("self",))

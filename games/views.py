@@ -13,7 +13,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -24,7 +23,7 @@ from games import review, selectors, services
 from games.forms import ClubGameForm
 from games.models import Game, GameVersion
 from games.permissions import access_for, signed_in
-from league.errors import UserError
+from league.errors import UserError, require
 from league.inputs import safe_back, strict_int
 from league.middleware import use_club_timezone
 from league.models import Club, Round, Table
@@ -224,8 +223,7 @@ def void_view(request: HttpRequest, pk: int) -> HttpResponse:
     """Void a game for good (organisers, with a reason): it keeps its versions and steps,
     counts for nothing, and its table is free again."""
     game = official_game(request, pk)
-    if not access_for(request).is_game_organiser(game):
-        raise PermissionDenied
+    require(access_for(request).is_game_organiser(game))
     place = where(game)
     services.void_game(
         signed_in(request),

@@ -22,7 +22,8 @@ games side extends the class with the questions about games (``games.permissions
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar, overload
+from weakref import WeakKeyDictionary
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Manager
@@ -148,7 +149,35 @@ def registration_open(event: Event) -> bool:
     return not (event.registration_closes and now > event.registration_closes)
 
 
-# --- the same questions, asked once ----------------------------------------------------------
+_A = TypeVar("_A", bound=LeagueAccess)
+_BY_REQUEST: WeakKeyDictionary[object, LeagueAccess] = WeakKeyDictionary()
+
+
+@overload
+def access_for(request: object) -> LeagueAccess: ...
+@overload
+def access_for(request: object, kind: type[_A]) -> _A: ...
+
+
+def access_for(request: object, kind: type[LeagueAccess] = LeagueAccess) -> LeagueAccess:
+    """The request's one access object (a Django or a REST framework request), made on
+    first use, so that pages, the API and their selectors ask one gate that reads its facts
+    once. Asked for a subclass (the games' ``Access``), the one made so far becomes that
+    kind and keeps the facts it has read; a new one if the request's user changed (a
+    sign-in on this request)."""
+    user: Viewer = getattr(request, "user", None)
+    access = _BY_REQUEST.get(request)
+    if access is None or access.user is not user:
+        access = kind(user)
+    elif not isinstance(access, kind):
+        read = access.__dict__
+        access = kind(user)
+        access.__dict__.update(read)
+    _BY_REQUEST[request] = access
+    return access
+
+
+# --- the same questions, asked once by a service (one actor, one check) ----------------------
 
 
 def is_site_admin(user: Viewer) -> bool:

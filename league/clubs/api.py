@@ -82,7 +82,7 @@ class ClubWrites:
     def invitations(self, request: Request, slug: str) -> Response:
         """The club's pending invitations; a new one (its ``link`` is given only here)."""
         club: Club = self.get_object()
-        require(perms.is_club_organiser(request.user, club))
+        require(perms.access_for(request).is_club_organiser(club))
         if request.method == "GET":
             pending = club.invitations.select_related("player", "club").filter(
                 accepted_at__isnull=True, revoked_at__isnull=True, expires_at__gt=timezone.now()
@@ -110,7 +110,7 @@ class ClubWrites:
     )
     def revoke_invitation(self, request: Request, slug: str, invitation_pk: str) -> Response:
         club: Club = self.get_object()
-        require(perms.is_club_organiser(request.user, club))
+        require(perms.access_for(request).is_club_organiser(club))
         invitation = get_object_or_404(Invitation, pk=invitation_pk, club=club)
         return Response(
             s.InvitationSerializer(inv.revoke_invitation(request.user, invitation)).data

@@ -23,7 +23,7 @@ from league.pages import back, login_first, page_action
 
 def _organised(request: HttpRequest, club_slug: str) -> Club:
     club = get_object_or_404(Club, slug=club_slug)
-    require(perms.is_club_organiser(request.user, club))
+    require(perms.access_for(request).is_club_organiser(club))
     return club
 
 
@@ -36,7 +36,7 @@ def _form_page(
 @login_first
 def club_create(request: HttpRequest) -> HttpResponse:
     """Any verified (active) user creates a club and becomes its organiser."""
-    require(perms.LeagueAccess(request.user).active)
+    require(perms.access_for(request).active)
     form = ClubForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -128,7 +128,7 @@ def organiser_remove(request: HttpRequest, club_slug: str, user_id: int) -> Http
     club = _organised(request, club_slug)
     services.remove_organiser(request.user, club, user_id)
     messages.success(request, _("Organiser removed."))
-    if not perms.is_club_organiser(request.user, club):
+    if not perms.access_for(request).is_club_organiser(club):
         return redirect("manage-home")
     return redirect("club-people", club.slug)
 
@@ -178,7 +178,7 @@ def club_leagues(request: HttpRequest, club_slug: str) -> HttpResponse:
 
 def _league(request: HttpRequest, slug: str) -> League:
     league = get_object_or_404(League.objects.select_related("club"), slug=slug)
-    require(league.club is not None and perms.is_club_organiser(request.user, league.club))
+    require(league.club is not None and perms.access_for(request).is_club_organiser(league.club))
     return league
 
 

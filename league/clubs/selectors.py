@@ -6,17 +6,14 @@ from collections.abc import Iterable
 
 from django.db.models import QuerySet
 
-from league import permissions as perms
 from league.clubs.models import Club, Membership
-from league.permissions import Viewer
+from league.permissions import LeagueAccess
 
 
-def organised_clubs(user: Viewer) -> QuerySet[Club]:
-    if perms.is_site_admin(user):
+def organised_clubs(access: LeagueAccess) -> QuerySet[Club]:
+    if access.is_site_admin():
         return Club.objects.all()
-    if user is None or not user.is_authenticated:
-        return Club.objects.none()
-    return Club.objects.filter(organisers__user=user)
+    return Club.objects.filter(pk__in=access.organised_club_ids)
 
 
 def current_clubs(player_ids: Iterable[int]) -> dict[int, int]:

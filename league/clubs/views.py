@@ -25,7 +25,7 @@ AUDIT_PAGE = 50
 def club_audit(request: HttpRequest, club_slug: str) -> HttpResponse:
     """Who did what to the club's events: read-only, filterable, for its organisers."""
     club = get_object_or_404(Club, slug=club_slug)
-    require(perms.is_club_organiser(request.user, club))
+    require(perms.access_for(request).is_club_organiser(club))
     use_club_timezone(club)
     form = AuditFilterForm(
         request.GET or None,

@@ -40,7 +40,7 @@ class DrawJobViewSet(viewsets.GenericViewSet[DrawJob]):
 
     def retrieve(self, request: Request, pk: str) -> Response:
         job = get_object_or_404(self.get_queryset(), pk=pk)
-        if not perms.can_staff_event(request.user, job.event):
+        if not perms.access_for(request).can_staff_event(job.event):
             raise Http404
         return Response(draw_s.DrawJobSerializer(job).data)
 
@@ -67,7 +67,7 @@ class EventDrawViewSet(EventViewSet):
     @action(detail=True, methods=["get"])
     def measures(self, request: Request, pk: str) -> Response:
         event = self._event()
-        rounds = event_selectors.visible_rounds(request.user, event)
+        rounds = event_selectors.visible_rounds(perms.access_for(request), event)
         return Response(draw_selectors.measures_as_dict(draw_selectors.draw_measures(rounds)))
 
     def _round_verb(
@@ -150,5 +150,5 @@ class EventDrawViewSet(EventViewSet):
         event = self._event(perms.can_staff_event)
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{event.slug}-draw.csv"'
-        write_draw_csv(response, event_selectors.visible_rounds(request.user, event))
+        write_draw_csv(response, event_selectors.visible_rounds(perms.access_for(request), event))
         return response

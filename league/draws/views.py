@@ -37,7 +37,7 @@ def _numbers(values: list[int]) -> str:
 
 @login_first
 def event_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
-    event = event_for(request, pk, perms.can_staff_event)
+    event = event_for(request, pk, perms.LeagueAccess.can_staff_event)
     rounds = list(event.rounds.order_by("number"))
     return render(
         request,
@@ -46,7 +46,7 @@ def event_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
             "event": event,
             "rounds": rounds,
             "counts": event_selectors.registration_counts(event),
-            "can_manage": perms.can_manage_event(request.user, event),
+            "can_manage": perms.access_for(request).can_manage_event(event),
             "next_statuses": EVENT_TRANSITIONS.get(event.status, ()),
             "job": draw_selectors.latest_draw_job(event),
             "relief_percent": RELIEF_PERCENT,
@@ -60,9 +60,9 @@ def event_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_first
 def draw_page(request: HttpRequest, pk: int) -> HttpResponse:
-    event = event_for(request, pk, perms.can_staff_event)
-    can_manage = perms.can_manage_event(request.user, event)
-    rounds = event_selectors.visible_rounds(request.user, event)
+    event = event_for(request, pk, perms.LeagueAccess.can_staff_event)
+    can_manage = perms.access_for(request).can_manage_event(event)
+    rounds = event_selectors.visible_rounds(perms.access_for(request), event)
     all_rounds = list(Round.objects.filter(event=event).order_by("number"))
     next_round = next((r.number for r in all_rounds if r.status == Round.Status.NONE), None)
     return render(
@@ -83,7 +83,7 @@ def draw_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 @page_action
 def draw_start(request: HttpRequest, pk: int) -> HttpResponse:
-    event = event_for(request, pk, perms.can_manage_event)
+    event = event_for(request, pk, perms.LeagueAccess.can_manage_event)
     form = DrawForm(request.POST)
     if not form.is_valid():
         raise UserError(gettext_lazy("Choose the rounds to draw."), code="rounds")
@@ -112,7 +112,7 @@ def draw_start(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 @login_first
 def draw_job(request: HttpRequest, pk: int) -> JsonResponse:
-    event = event_for(request, pk, perms.can_staff_event)
+    event = event_for(request, pk, perms.LeagueAccess.can_staff_event)
     job = draw_selectors.latest_draw_job(event)
     if job is None:
         return JsonResponse({"status": None})
@@ -129,7 +129,7 @@ def draw_job(request: HttpRequest, pk: int) -> JsonResponse:
 
 @page_action
 def round_action(request: HttpRequest, pk: int, number: int, verb: str) -> HttpResponse:
-    event = event_for(request, pk, perms.can_manage_event)
+    event = event_for(request, pk, perms.LeagueAccess.can_manage_event)
     rnd = get_object_or_404(Round.objects.select_related("event__club"), event=event, number=number)
     do = {
         "confirm": services.confirm_round,
@@ -148,7 +148,7 @@ def round_action(request: HttpRequest, pk: int, number: int, verb: str) -> HttpR
 
 @page_action
 def round_swap(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    event = event_for(request, pk, perms.can_manage_event)
+    event = event_for(request, pk, perms.LeagueAccess.can_manage_event)
     rnd = get_object_or_404(Round.objects.select_related("event__club"), event=event, number=number)
     form = SwapForm(request.POST)
     if not form.is_valid():
@@ -177,7 +177,7 @@ def round_swap(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @page_action
 def table_referee(request: HttpRequest, pk: int, table_pk: int) -> HttpResponse:
-    event = event_for(request, pk, perms.can_manage_event)
+    event = event_for(request, pk, perms.LeagueAccess.can_manage_event)
     table = get_object_or_404(
         Table.objects.select_related("round__event__club"), pk=table_pk, round__event=event
     )
@@ -194,7 +194,7 @@ def table_referee(request: HttpRequest, pk: int, table_pk: int) -> HttpResponse:
 
 @page_action
 def referees_assign(request: HttpRequest, pk: int) -> HttpResponse:
-    event = event_for(request, pk, perms.can_manage_event)
+    event = event_for(request, pk, perms.LeagueAccess.can_manage_event)
     done = services.assign_referees(request.user, event)
     text = _("Referees assigned in %(n)s draft rounds.") % {"n": done.rounds}
     if done.kept:
@@ -219,7 +219,7 @@ def referees_assign(request: HttpRequest, pk: int) -> HttpResponse:
 
 @page_action
 def round_unpin(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    event = event_for(request, pk, perms.can_manage_event)
+    event = event_for(request, pk, perms.LeagueAccess.can_manage_event)
     rnd = get_object_or_404(Round.objects.select_related("event__club"), event=event, number=number)
     count = services.unpin_round(request.user, rnd)
     messages.success(
@@ -238,8 +238,8 @@ def round_unpin(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @login_first
 def draw_csv(request: HttpRequest, pk: int) -> HttpResponse:
-    event = event_for(request, pk, perms.can_staff_event)
+    event = event_for(request, pk, perms.LeagueAccess.can_staff_event)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-draw.csv"'
-    write_draw_csv(response, event_selectors.visible_rounds(request.user, event))
+    write_draw_csv(response, event_selectors.visible_rounds(perms.access_for(request), event))
     return response

@@ -1,7 +1,7 @@
 """The engine's scoring keys in the reader's language (see :mod:`league.engine_text`):
 point lines (``points.*``), the scorer's warnings, and the errors of scoring profiles,
 game summaries, standings and ratings, one entry per key of :mod:`engine.texts.scoring`;
-and the results pipeline's own warning (``results.*``, :mod:`games.results`).
+and the results pipeline's own warning (``results.*``, :mod:`results.pipeline.standings`).
 
 Our own English msgids, not the engine's templates: rewording the engine changes no
 translation key.
@@ -137,8 +137,8 @@ TEXT: dict[str, Promise] = {
     "ratings.no_game": gettext_lazy("no game %(index)s: the history has %(count)s"),
 }
 
-#: The results pipeline's own warning (games.results): a confirmed record that no longer
-#: reads is left out of the standings.
+#: The results pipeline's own warning (results.pipeline.standings): a confirmed record
+#: that no longer reads is left out of the standings.
 RESULTS: dict[str, Promise] = {
     "results.record_skipped": gettext_lazy("game %(game)s: record skipped"),
 }

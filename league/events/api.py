@@ -26,7 +26,7 @@ from league.clubs.api import ClubWrites
 from league.clubs.models import Club, Player, Season
 from league.clubs.services import create_player
 from league.errors import UserError, require
-from league.events import selectors, services
+from league.events import conflicts, selectors, services
 from league.events import serializers as s
 from league.events.imports import import_players_csv
 from league.events.models import Event, Registration, Round
@@ -55,13 +55,12 @@ class ClubViewSet(ClubWrites, viewsets.ReadOnlyModelViewSet[Club]):
 def viewer_context(request: Request) -> dict[str, Any]:
     """Who is asking, for :class:`EventSerializer`'s staff field (one query, not one per
     event)."""
-    user = request.user
-    if not user.is_authenticated:
+    access = perms.access_for(request)
+    if access.user_id is None:
         return {}
-    if perms.is_site_admin(user):
-        return {"viewer_pk": user.pk, "managed_clubs": "all"}
-    clubs = frozenset(user.organised_clubs.values_list("club_id", flat=True))
-    return {"viewer_pk": user.pk, "managed_clubs": clubs}
+    if access.is_site_admin():
+        return {"viewer_pk": access.user_id, "managed_clubs": "all"}
+    return {"viewer_pk": access.user_id, "managed_clubs": access.organised_club_ids}
 
 
 def check_season(season: Season | None, club: Club) -> None:
@@ -91,7 +90,7 @@ class EventViewSet(viewsets.GenericViewSet[Event]):
     lookup_value_regex = r"[0-9]{1,18}"
 
     def get_queryset(self) -> QuerySet[Event]:
-        return selectors.visible_events(self.request.user).prefetch_related(
+        return selectors.visible_events(perms.access_for(self.request)).prefetch_related(
             "rounds", "referees__user", "staff"
         )
 
@@ -169,7 +168,7 @@ class EventViewSet(viewsets.GenericViewSet[Event]):
     def registrations(self, request: Request, pk: str) -> Response:
         event = self._event()
         if request.method == "GET":
-            require(perms.can_staff_event(request.user, event))
+            require(perms.access_for(request).can_staff_event(event))
             q = request.query_params.get("q", "").replace("\x00", "")  # PostgreSQL refuses NUL
             regs = selectors.registrations(event, q)
             page: Any = self.paginate_queryset(regs)
@@ -184,7 +183,7 @@ class EventViewSet(viewsets.GenericViewSet[Event]):
                     code="unknown_player",
                     params={"handle": handle},
                 )
-            require(perms.can_staff_event(request.user, event))
+            require(perms.access_for(request).can_staff_event(event))
             player = create_player(
                 request.user, display_name=data["display_name"], handle=handle, event=event
             )
@@ -250,7 +249,9 @@ class EventViewSet(viewsets.GenericViewSet[Event]):
         """Rounds with their tables and seats: released ones for everyone, drafts for staff."""
         event = self._event()
         return Response(
-            s.RoundSerializer(selectors.visible_rounds(request.user, event), many=True).data
+            s.RoundSerializer(
+                selectors.visible_rounds(perms.access_for(request), event), many=True
+            ).data
         )
 
     def _round(self, event: Event, number: str) -> Round:
@@ -273,7 +274,11 @@ class EventViewSet(viewsets.GenericViewSet[Event]):
                 request.user, rnd, valid(s.RoundInputSerializer, request)["starts_at"]
             )
         rnd_full = next(
-            (r for r in selectors.visible_rounds(request.user, event) if r.number == int(number)),
+            (
+                r
+                for r in selectors.visible_rounds(perms.access_for(request), event)
+                if r.number == int(number)
+            ),
             None,
         )
         if rnd_full is None:
@@ -285,7 +290,11 @@ class EventViewSet(viewsets.GenericViewSet[Event]):
     def _round_body(self, request: Request, pk: str, number: str) -> Response:
         event = self._event()
         rnd = next(
-            (r for r in selectors.visible_rounds(request.user, event) if r.number == int(number)),
+            (
+                r
+                for r in selectors.visible_rounds(perms.access_for(request), event)
+                if r.number == int(number)
+            ),
             None,
         )
         if rnd is None:
@@ -308,7 +317,7 @@ class EventViewSet(viewsets.GenericViewSet[Event]):
             players, _refs = selectors.event_conflicts(event)
             return Response(s.PlayerConflictSerializer(players, many=True).data)
         data = valid(s.PlayerConflictInputSerializer, request)
-        conflict = services.declare_player_conflict(
+        conflict = conflicts.declare_player_conflict(
             request.user, event, _player(data["a"]), _player(data["b"]), data["reason"]
         )
         return Response(s.PlayerConflictSerializer(conflict).data, status=201)
@@ -328,7 +337,7 @@ class EventViewSet(viewsets.GenericViewSet[Event]):
             return Response(s.RefereeConflictSerializer(refs, many=True).data)
         data = valid(s.RefereeConflictInputSerializer, request)
         referee = get_object_or_404(event.referees.all(), pk=data["referee"])
-        conflict = services.declare_referee_conflict(
+        conflict = conflicts.declare_referee_conflict(
             request.user, event, referee, _player(data["player"]), data["reason"]
         )
         return Response(s.RefereeConflictSerializer(conflict).data, status=201)
@@ -346,5 +355,5 @@ class EventViewSet(viewsets.GenericViewSet[Event]):
         conflict = next((c for c in pool if c.pk == int(conflict_pk)), None)
         if conflict is None:
             raise Http404
-        services.remove_conflict(request.user, event, conflict)
+        conflicts.remove_conflict(request.user, event, conflict)
         return Response(status=204)

@@ -116,7 +116,7 @@ def _managed_link(request: HttpRequest, pk: int, link_pk: int) -> PersonalLink:
     link = get_object_or_404(
         PersonalLink.objects.select_related("event__club"), pk=link_pk, event_id=pk
     )
-    if not perms.can_manage_event(request.user, link.event):
+    if not perms.access_for(request).can_manage_event(link.event):
         raise Http404
     return link
 

@@ -71,7 +71,7 @@ def public_event(request: HttpRequest, club_slug: str, event_slug: str) -> HttpR
             "event": event,
             "rounds": rounds,
             "schedule": schedule,
-            "can_register": perms.can_register_self(request.user, event),
+            "can_register": perms.access_for(request).can_register_self(event),
             "my_registration": mine,
             "my_position": waitlist.position(mine) if mine is not None else None,
             "my_token": personal.own_token(mine) if live and mine is not None else None,

@@ -27,33 +27,34 @@ from league.events.models import (
     Table,
 )
 from league.names import filter_by_name, initials_key, search_key, sort_key
-from league.permissions import Viewer
+from league.permissions import LeagueAccess, Viewer
 
 
-def managed_events(user: Viewer) -> QuerySet[Event]:
-    """Events ``user`` organises or staffs, newest first."""
-    if user is None or not user.is_authenticated:
+def managed_events(access: LeagueAccess) -> QuerySet[Event]:
+    """Events the user organises or staffs, newest first."""
+    if access.user_id is None:
         return Event.objects.none()
     qs = Event.objects.select_related("club")
-    if perms.is_site_admin(user):
+    if access.is_site_admin():
         return qs.all()
-    return qs.filter(Q(club__organisers__user=user) | Q(staff=user)).distinct()
+    user_id = access.user_id
+    return qs.filter(Q(club__organisers__user_id=user_id) | Q(staff__id=user_id)).distinct()
 
 
-def refereed_events(user: Viewer) -> QuerySet[Event]:
-    """Published events ``user`` is listed to referee."""
-    if user is None or not user.is_authenticated:
+def refereed_events(access: LeagueAccess) -> QuerySet[Event]:
+    """Published events the user is listed to referee."""
+    if access.user_id is None:
         return Event.objects.none()
-    return public_events().filter(referees__user=user).order_by("-starts_on")
+    return public_events().filter(referees__user_id=access.user_id).order_by("-starts_on")
 
 
 def public_events() -> QuerySet[Event]:
     return Event.objects.filter(status__in=perms.PUBLIC_EVENT_STATUSES).select_related("club")
 
 
-def visible_events(user: Viewer) -> QuerySet[Event]:
-    """Published events plus the drafts ``user`` staffs."""
-    mine = managed_events(user).values("pk")
+def visible_events(access: LeagueAccess) -> QuerySet[Event]:
+    """Published events plus the drafts the user staffs."""
+    mine = managed_events(access).values("pk")
     return (
         Event.objects.filter(Q(status__in=perms.PUBLIC_EVENT_STATUSES) | Q(pk__in=mine))
         .select_related("club")
@@ -92,9 +93,9 @@ def public_rounds(event: Event) -> list[Round]:
     return event_rounds(event, perms.PUBLIC_ROUND_STATUSES)
 
 
-def visible_rounds(user: Viewer, event: Event) -> list[Round]:
-    """Rounds ``user`` may read in ``event`` (staff: drafts too; referees: confirmed)."""
-    return event_rounds(event, perms.visible_round_statuses(user, event))
+def visible_rounds(access: LeagueAccess, event: Event) -> list[Round]:
+    """Rounds the user may read in ``event`` (staff: drafts too; referees: confirmed)."""
+    return event_rounds(event, access.visible_round_statuses(event))
 
 
 @dataclass

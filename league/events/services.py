@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.text import slugify
@@ -35,8 +35,6 @@ from league.events import waitlist
 from league.events.models import (
     Event,
     EventStatus,
-    PlayerConflict,
-    RefereeConflict,
     Registration,
     Round,
 )
@@ -448,54 +446,3 @@ def set_absences(actor: Viewer, registration: Registration, rounds: Iterable[int
     registration.save(update_fields=["absent_rounds"])
     audit(actor, "registration.absences", registration, event=event, rounds=wanted)
     return registration
-
-
-@transaction.atomic
-def declare_player_conflict(
-    actor: Viewer, event: Event, a: Player, b: Player, reason: str = ""
-) -> PlayerConflict:
-    """Two players who must never share a table in ``event`` (the draw respects it)."""
-    require(perms.can_manage_event(actor, event))
-    lock_event(event)
-    if a.pk == b.pk:
-        raise UserError(_("Name two different players."), code="same_player")
-    lo, hi = sorted((a, b), key=lambda p: p.pk)
-    try:
-        with transaction.atomic():
-            conflict = PlayerConflict.objects.create(
-                event=event, player_a=lo, player_b=hi, reason=reason
-            )
-    except IntegrityError:
-        raise UserError(
-            _("This conflict is already declared."), code="exists", status=409
-        ) from None
-    audit(actor, "player.conflict", conflict, event=event, players=[a.handle, b.handle])
-    return conflict
-
-
-@transaction.atomic
-def remove_conflict(
-    actor: Viewer, event: Event, conflict: PlayerConflict | RefereeConflict
-) -> None:
-    require(perms.can_manage_event(actor, event))
-    lock_event(event)
-    audit(actor, "conflict.remove", conflict, event=event)
-    conflict.delete()
-
-
-@transaction.atomic
-def declare_referee_conflict(
-    actor: Viewer, event: Event, referee: Referee, player: Player, reason: str = ""
-) -> RefereeConflict:
-    require(perms.can_manage_event(actor, event))
-    try:
-        with transaction.atomic():
-            conflict = RefereeConflict.objects.create(
-                club=event.club, referee=referee, player=player, reason=reason
-            )
-    except IntegrityError:
-        raise UserError(
-            _("This conflict is already declared."), code="exists", status=409
-        ) from None
-    audit(actor, "referee.conflict", conflict, event=event, player=player.handle)
-    return conflict

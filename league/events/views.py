@@ -13,7 +13,6 @@ from typing import Any
 
 import segno
 from django.contrib import messages
-from django.contrib.auth.models import AnonymousUser, User
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -26,6 +25,7 @@ from league.clubs.models import Club, Player
 from league.clubs.selectors import organised_clubs
 from league.clubs.services import create_player
 from league.errors import CsvImportError, UserError, require
+from league.events import conflicts as conflict_services
 from league.events import personal, selectors, services, waitlist
 from league.events.forms import AddPlayerForm, CsvImportForm, EventForm, RoundStartForm
 from league.events.imports import import_players_csv
@@ -46,10 +46,12 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def event_for(
-    request: HttpRequest, pk: int, check: Callable[[User | AnonymousUser, Event], bool]
+    request: HttpRequest, pk: int, check: Callable[[perms.LeagueAccess, Event], bool]
 ) -> Event:
+    """The event ``pk`` if the request's access passes ``check`` (a question of
+    :class:`~league.permissions.LeagueAccess`), in its club's time zone."""
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
-    require(check(request.user, event))
+    require(check(perms.access_for(request), event))
     use_club_timezone(event.club)
     return event
 
@@ -60,9 +62,9 @@ def manage_home(request: HttpRequest) -> HttpResponse:
         request,
         "league/manage_home.html",
         {
-            "events": selectors.managed_events(request.user),
-            "clubs": organised_clubs(request.user),
-            "refereed": selectors.refereed_events(request.user),
+            "events": selectors.managed_events(perms.access_for(request)),
+            "clubs": organised_clubs(perms.access_for(request)),
+            "refereed": selectors.refereed_events(perms.access_for(request)),
         },
     )
 
@@ -70,7 +72,7 @@ def manage_home(request: HttpRequest) -> HttpResponse:
 @login_first
 def event_create(request: HttpRequest, club_slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=club_slug)
-    require(perms.can_create_event(request.user, club))
+    require(perms.access_for(request).can_create_event(club))
     use_club_timezone(club)
     form = EventForm(request.POST or None, club=club)
     if request.method == "POST" and form.is_valid():
@@ -86,7 +88,7 @@ def event_create(request: HttpRequest, club_slug: str) -> HttpResponse:
 
 @login_first
 def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    event = event_for(request, pk, perms.can_manage_event)
+    event = event_for(request, pk, perms.LeagueAccess.can_manage_event)
     form = EventForm(request.POST or None, initial=EventForm.initial_for(event), club=event.club)
     if request.method == "POST" and form.is_valid():
         kwargs = form.service_kwargs()
@@ -108,7 +110,7 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 @page_action
 def event_status(request: HttpRequest, pk: int) -> HttpResponse:
-    event = event_for(request, pk, perms.can_manage_event)
+    event = event_for(request, pk, perms.LeagueAccess.can_manage_event)
     services.transition_event(request.user, event, request.POST.get("to", ""))
     messages.success(request, _("Event status changed."))
     return redirect("event-dashboard", pk=pk)
@@ -116,7 +118,7 @@ def event_status(request: HttpRequest, pk: int) -> HttpResponse:
 
 @page_action
 def round_start(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    event = event_for(request, pk, perms.can_manage_event)
+    event = event_for(request, pk, perms.LeagueAccess.can_manage_event)
     rnd = get_object_or_404(Round, event=event, number=number)
     form = RoundStartForm(request.POST, prefix=str(number))
     if not form.is_valid():
@@ -127,7 +129,7 @@ def round_start(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @login_first
 def registrations(request: HttpRequest, pk: int) -> HttpResponse:
-    event = event_for(request, pk, perms.can_staff_event)
+    event = event_for(request, pk, perms.LeagueAccess.can_staff_event)
     query = request.GET.get("q", "")
     regs = selectors.registrations(event, query)[:500]
     personal.attach_links(event, regs)
@@ -142,14 +144,14 @@ def registrations(request: HttpRequest, pk: int) -> HttpResponse:
             "waiting": waitlist.waiting_list(event),
             "referee_links": personal.referee_links(event),
             "add_form": AddPlayerForm(),
-            "can_manage": perms.can_manage_event(request.user, event),
+            "can_manage": perms.access_for(request).can_manage_event(event),
         },
     )
 
 
 @page_action
 def registration_check_in(request: HttpRequest, pk: int, reg_pk: int) -> HttpResponse:
-    event = event_for(request, pk, perms.can_staff_event)
+    event = event_for(request, pk, perms.LeagueAccess.can_staff_event)
     reg = get_object_or_404(
         Registration.objects.select_related("player", "event"), pk=reg_pk, event=event
     )
@@ -167,20 +169,20 @@ def registration_check_in(request: HttpRequest, pk: int, reg_pk: int) -> HttpRes
 @page_action
 def registration_withdraw(request: HttpRequest, pk: int, reg_pk: int) -> HttpResponse:
     """Staff withdraw anyone; a player withdraws themselves (the service decides)."""
-    event = event_for(request, pk, perms.can_view_event)
+    event = event_for(request, pk, perms.LeagueAccess.can_view_event)
     reg = get_object_or_404(
         Registration.objects.select_related("player", "event"), pk=reg_pk, event=event
     )
     services.withdraw(request.user, reg)
     messages.success(request, _("%(player)s withdrawn.") % {"player": reg.player.display_name})
-    if not perms.can_staff_event(request.user, event):
+    if not perms.access_for(request).can_staff_event(event):
         return redirect("public-event", club_slug=event.club.slug, event_slug=event.slug)
     return back(request, reverse("event-registrations", args=[pk]))
 
 
 @page_action
 def registration_add(request: HttpRequest, pk: int) -> HttpResponse:
-    event = event_for(request, pk, perms.can_staff_event)
+    event = event_for(request, pk, perms.LeagueAccess.can_staff_event)
     form = AddPlayerForm(request.POST)
     if not form.is_valid():
         raise UserError(gettext_lazy("Give a handle."), code="handle")
@@ -209,7 +211,7 @@ def registration_add(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_first
 def registration_import(request: HttpRequest, pk: int) -> HttpResponse:
-    event = event_for(request, pk, perms.can_staff_event)
+    event = event_for(request, pk, perms.LeagueAccess.can_staff_event)
     form = CsvImportForm(request.POST or None, request.FILES or None)
     problems = None
     if request.method == "POST" and form.is_valid():
@@ -240,7 +242,7 @@ def registration_import(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_first
 def conflicts(request: HttpRequest, pk: int) -> HttpResponse:
-    event = event_for(request, pk, perms.can_staff_event)
+    event = event_for(request, pk, perms.LeagueAccess.can_staff_event)
     players, referees = selectors.event_conflicts(event)
     return render(
         request,
@@ -250,7 +252,7 @@ def conflicts(request: HttpRequest, pk: int) -> HttpResponse:
             "player_conflicts": players,
             "referee_conflicts": referees,
             "referees": event.referees.select_related("user"),
-            "can_manage": perms.can_manage_event(request.user, event),
+            "can_manage": perms.access_for(request).can_manage_event(event),
         },
     )
 
@@ -267,11 +269,11 @@ def _player_by_handle(handle: str) -> Player:
 
 @page_action
 def conflict_add(request: HttpRequest, pk: int) -> HttpResponse:
-    event = event_for(request, pk, perms.can_manage_event)
+    event = event_for(request, pk, perms.LeagueAccess.can_manage_event)
     reason = request.POST.get("reason", "")[:200]
     if request.POST.get("kind") == "referee":
         referee = get_object_or_404(event.referees.all(), pk=request.POST.get("referee") or 0)
-        services.declare_referee_conflict(
+        conflict_services.declare_referee_conflict(
             request.user,
             event,
             referee,
@@ -279,7 +281,7 @@ def conflict_add(request: HttpRequest, pk: int) -> HttpResponse:
             reason,
         )
     else:
-        services.declare_player_conflict(
+        conflict_services.declare_player_conflict(
             request.user,
             event,
             _player_by_handle(request.POST.get("a", "")),
@@ -292,13 +294,13 @@ def conflict_add(request: HttpRequest, pk: int) -> HttpResponse:
 
 @page_action
 def conflict_remove(request: HttpRequest, pk: int, kind: str, conflict_pk: int) -> HttpResponse:
-    event = event_for(request, pk, perms.can_manage_event)
+    event = event_for(request, pk, perms.LeagueAccess.can_manage_event)
     players, referees = selectors.event_conflicts(event)
     pool: list[Any] = list(players) if kind == "player" else list(referees)
     conflict = next((c for c in pool if c.pk == conflict_pk), None)
     if conflict is None:
         raise Http404
-    services.remove_conflict(request.user, event, conflict)
+    conflict_services.remove_conflict(request.user, event, conflict)
     messages.success(request, _("Conflict removed."))
     return redirect("event-conflicts", pk=pk)
 
@@ -306,10 +308,8 @@ def conflict_remove(request: HttpRequest, pk: int, kind: str, conflict_pk: int) 
 @login_first
 def referee_rounds(request: HttpRequest, pk: int) -> HttpResponse:
     """A referee's view: confirmed and released rounds, their own tables first."""
-    event = event_for(
-        request, pk, lambda u, e: perms.is_event_referee(u, e) or perms.can_staff_event(u, e)
-    )
-    rounds = selectors.visible_rounds(request.user, event)
+    event = event_for(request, pk, lambda a, e: a.is_event_referee(e) or a.can_staff_event(e))
+    rounds = selectors.visible_rounds(perms.access_for(request), event)
     mine = [
         (rnd, table)
         for rnd in rounds
@@ -330,8 +330,8 @@ def _qr(request: HttpRequest, token: str | None) -> str:
 @login_first
 def sheet_tables(request: HttpRequest, pk: int) -> HttpResponse:
     """Table sheets; each table's referee finds the QR code of their personal page."""
-    event = event_for(request, pk, perms.can_staff_event)
-    rounds = selectors.visible_rounds(request.user, event)
+    event = event_for(request, pk, perms.LeagueAccess.can_staff_event)
+    rounds = selectors.visible_rounds(perms.access_for(request), event)
     wanted = strict_int(request.GET.get("round"))
     if wanted is not None:
         rounds = [r for r in rounds if r.number == wanted]
@@ -347,8 +347,8 @@ def sheet_tables(request: HttpRequest, pk: int) -> HttpResponse:
 def sheet_players(request: HttpRequest, pk: int) -> HttpResponse:
     """Where everyone sits, with a QR code of each player's personal page (registered
     players not seated yet are listed too)."""
-    event = event_for(request, pk, perms.can_staff_event)
-    rounds = selectors.visible_rounds(request.user, event)
+    event = event_for(request, pk, perms.LeagueAccess.can_staff_event)
+    rounds = selectors.visible_rounds(perms.access_for(request), event)
     schedules = selectors.player_schedules(rounds)
     seated = {s.player.pk for s in schedules}
     regs = Registration.objects.filter(event=event, status=Registration.Status.REGISTERED)

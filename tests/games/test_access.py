@@ -18,6 +18,8 @@ from django.utils import timezone
 from games.models import Game
 from games.permissions import Access, access_for
 from league.models import Event, Round, Table
+from league.permissions import LeagueAccess
+from league.permissions import access_for as league_access_for
 from tests.league.factories import (
     ClubFactory,
     ClubOrganiserFactory,
@@ -151,3 +153,17 @@ def test_one_request_reads_each_membership_once() -> None:
     assert access_for(request) is access_for(request)
     request.user = users["organiser"]  # a sign-in on this request: a new gate
     assert access_for(request).user is users["organiser"]
+
+
+@pytest.mark.django_db
+def test_one_gate_per_request_whichever_app_asks_first() -> None:
+    event, users = _grid()
+    request = RequestFactory().get("/")
+    request.user = users["organiser"]
+    league = league_access_for(request)
+    assert type(league) is LeagueAccess and league.can_manage_event(event)
+    games = access_for(request)  # the games' kind: the league's gate becomes one
+    assert isinstance(games, Access) and league_access_for(request) is games
+    with CaptureQueriesContext(connection) as reads:
+        assert games.can_manage_event(event)  # what the league's gate read is kept
+    assert len(reads) == 0

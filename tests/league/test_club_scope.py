@@ -13,6 +13,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from league.errors import CsvImportError
+from league.events import conflicts as event_conflicts
 from league.events import imports as event_imports
 from league.events import selectors as event_selectors
 from league.events import services as event_services
@@ -62,7 +63,7 @@ def two_clubs() -> dict[str, Any]:
 def test_a_referee_conflict_stays_with_the_club_that_declared_it(two_clubs: Any) -> None:
     (org_a, event_a), (org_b, event_b) = two_clubs["a"], two_clubs["b"]
     referee, player = two_clubs["referee"], two_clubs["player"]
-    conflict = event_services.declare_referee_conflict(
+    conflict = event_conflicts.declare_referee_conflict(
         org_a, event_a, referee, player, "private: family matter"
     )
     assert conflict.club_id == event_a.club_id
@@ -80,7 +81,7 @@ def test_a_referee_conflict_stays_with_the_club_that_declared_it(two_clubs: Any)
     assert (referee.pk, player.pk) in event_selectors.referee_conflicts(event_a)
     assert (referee.pk, player.pk) not in event_selectors.referee_conflicts(event_b)
     # club B may declare its own, separately
-    event_services.declare_referee_conflict(org_b, event_b, referee, player, "B's own reason")
+    event_conflicts.declare_referee_conflict(org_b, event_b, referee, player, "B's own reason")
     assert RefereeConflict.objects.filter(referee=referee, player=player).count() == 2
     url = f"/api/v1/events/{event_a.pk}/referee-conflicts/{conflict.pk}/"
     assert api(org_a).delete(url).status_code == 204

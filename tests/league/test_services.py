@@ -12,6 +12,7 @@ from django.utils import timezone
 from league.draws import selectors as draw_selectors
 from league.draws import services as draw_services
 from league.errors import CsvImportError, UserError
+from league.events import conflicts as event_conflicts
 from league.events import imports as event_imports
 from league.events import selectors as event_selectors
 from league.events import services as event_services
@@ -25,6 +26,7 @@ from league.models import (
     Seat,
     Table,
 )
+from league.permissions import LeagueAccess
 from tests.league.factories import (
     ClubFactory,
     ClubOrganiserFactory,
@@ -304,7 +306,9 @@ def test_draw_all_rounds_writes_valid_seating(
         assert all(8 <= len(t) <= 12 for t in tables)
     measures = {
         m.key: m
-        for m in draw_selectors.draw_measures(event_selectors.visible_rounds(organiser, event))
+        for m in draw_selectors.draw_measures(
+            event_selectors.visible_rounds(LeagueAccess(organiser), event)
+        )
     }
     assert measures["repeats"].value >= measures["repeats"].bound
     assert AuditEntry.objects.filter(action="draw.done", event=event).exists()
@@ -513,12 +517,12 @@ def test_declared_conflicts_are_respected_by_the_draw(
     organiser: Any, event: Event, django_capture_on_commit_callbacks: Any
 ) -> None:
     players = registered_players(event, 16)
-    event_services.declare_player_conflict(organiser, event, players[0], players[1], "siblings")
+    event_conflicts.declare_player_conflict(organiser, event, players[0], players[1], "siblings")
     with pytest.raises(UserError, match="already"):
-        event_services.declare_player_conflict(organiser, event, players[1], players[0])
+        event_conflicts.declare_player_conflict(organiser, event, players[1], players[0])
     ref_a, ref_b = RefereeFactory.create_batch(2)
     event.referees.add(ref_a, ref_b)
-    event_services.declare_referee_conflict(organiser, event, ref_a, players[2])
+    event_conflicts.declare_referee_conflict(organiser, event, ref_a, players[2])
     job = draw(organiser, event, django_capture_on_commit_callbacks, from_round=1)
     assert job.status == "done", job.error
     for rnd in event.rounds.all():
@@ -527,7 +531,7 @@ def test_declared_conflicts_are_respected_by_the_draw(
         assert Seat.objects.get(round=rnd, player=players[2]).table.referee_id != ref_a.pk
     pc, rc = event_selectors.event_conflicts(event)
     assert len(pc) == 1 and len(rc) == 1
-    event_services.remove_conflict(organiser, event, pc[0])
+    event_conflicts.remove_conflict(organiser, event, pc[0])
     assert event_selectors.event_conflicts(event)[0] == []
 
 
@@ -569,9 +573,9 @@ def test_move_referee_refuses_a_swap_that_displaces_into_a_conflict(
     event.referees.add(ref_a, ref_b)
     Table.objects.filter(pk=t1.pk).update(referee=ref_a)
     Table.objects.filter(pk=t2.pk).update(referee=ref_b)
-    event_services.declare_referee_conflict(organiser, event, ref_a, players[8])  # sits at table 2
+    event_conflicts.declare_referee_conflict(organiser, event, ref_a, players[8])  # sits at table 2
     with pytest.raises(UserError, match="would move to table 2"):
         draw_services.move_referee(organiser, t1, ref_b)
-    event_services.declare_referee_conflict(organiser, event, ref_b, players[0])
+    event_conflicts.declare_referee_conflict(organiser, event, ref_b, players[0])
     with pytest.raises(UserError, match="may not judge"):
         draw_services.move_referee(organiser, t1, ref_b)

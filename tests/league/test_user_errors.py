@@ -16,6 +16,7 @@ from django.utils import translation
 from rest_framework.test import APIClient
 
 from league.errors import UserError, every_problem
+from league.events import conflicts as event_conflicts
 from league.events import services as event_services
 from league.models import Event, Round
 from tests.league.factories import (
@@ -233,7 +234,7 @@ def refused(status: int, code: str) -> Any:
 def test_each_refusal_has_the_status_of_its_kind(organiser: Any, event: Event) -> None:
     a = PlayerFactory()
     with refused(400, "same_player"):
-        event_services.declare_player_conflict(organiser, event, a, a)
+        event_conflicts.declare_player_conflict(organiser, event, a, a)
     event_services.transition_event(organiser, event, "registration")
     event_services.register_player(organiser, event, a)
     with refused(409, "already_registered"):
