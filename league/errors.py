@@ -24,7 +24,8 @@ from django.utils.translation import gettext_lazy, pgettext
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from league.i18n import import_problem_text
+from engine.errors import EngineError
+from league.i18n import engine_error_text, import_problem_text
 from league.inputs import safe_back
 
 
@@ -95,6 +96,24 @@ def _plain(value: Any) -> Any:
     if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
     return value
+
+
+class EngineRefusal(UserError):
+    """A refusal whose reason the engine gave (an :class:`~engine.errors.EngineError`): the
+    params keep the engine's ``engine_code`` and ``engine_params`` as data, and the
+    template's ``%(error)s`` is the engine's reason in the reader's language, rendered
+    when read (never a sentence made when raised)."""
+
+    def __init__(
+        self, message: str | Promise, *, code: str, error: EngineError, status: int | None = None
+    ) -> None:
+        params = {"engine_code": error.code, "engine_params": dict(error.params)}
+        super().__init__(message, code=code, params=params, status=status)
+        self.error = error
+
+    @property
+    def message(self) -> str:
+        return str(self.template) % {"error": engine_error_text(self.error)}
 
 
 def every_problem(problems: Sequence[UserError], *, code: str, status: int = 400) -> UserError:

@@ -12,10 +12,9 @@ from django.utils.translation import gettext_lazy as _
 from engine.errors import EngineError
 from engine.referees import assign_referees
 from league.draws.bridge import time_limit
-from league.errors import UserError
+from league.errors import EngineRefusal, UserError
 from league.events import lifecycle, selectors
 from league.events.models import DRAWN_ROUND_STATUSES, Event, Round, Table
-from league.i18n import engine_error_text
 
 
 @dataclass
@@ -116,12 +115,7 @@ def reassign_referees(event: Event, seed: int) -> RefereeAssignment:
             time_limit=max(0.2, time_limit() / 2),
         )
     except EngineError as exc:
-        raise UserError(
-            "%(error)s",
-            code="referees",
-            params={"error": engine_error_text(exc), "engine_code": exc.code},
-            status=409,
-        ) from exc
+        raise EngineRefusal("%(error)s", code="referees", error=exc, status=409) from exc
     kept = {
         k.pk
         for k in lifecycle.kept_tables(Table.objects.filter(round__in=drafts))

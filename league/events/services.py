@@ -18,7 +18,6 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
-from django.utils.functional import Promise
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
@@ -30,7 +29,7 @@ from engine.standings import validate_precedence
 from league import permissions as perms
 from league.audit import audit
 from league.clubs.models import Club, Player, Referee
-from league.errors import UserError, every_problem, require
+from league.errors import EngineRefusal, UserError, every_problem, require
 from league.events import waitlist
 from league.events.models import (
     Event,
@@ -39,7 +38,6 @@ from league.events.models import (
     Round,
 )
 from league.events.signals import event_season_changed
-from league.i18n import engine_error_text
 from league.permissions import Viewer
 
 
@@ -140,27 +138,20 @@ def validate_event_settings(event: Event) -> None:
                 )
             )
     except EngineError as exc:
-        problems.append(_engine_problem(_("Ruleset: %(error)s"), "ruleset", exc))
+        problems.append(EngineRefusal(_("Ruleset: %(error)s"), code="ruleset", error=exc))
     try:
         get_profile(event.scoring_profile)
     except EngineError as exc:
-        problems.append(_engine_problem(_("Scoring profile: %(error)s"), "scoring_profile", exc))
+        problems.append(
+            EngineRefusal(_("Scoring profile: %(error)s"), code="scoring_profile", error=exc)
+        )
     if event.tiebreak_precedence:
         try:
             validate_precedence(event.tiebreak_precedence)
         except EngineError as exc:
-            problems.append(_engine_problem(_("Tie-breaks: %(error)s"), "tiebreaks", exc))
+            problems.append(EngineRefusal(_("Tie-breaks: %(error)s"), code="tiebreaks", error=exc))
     if problems:
         raise every_problem(problems, code="event_settings")
-
-
-def _engine_problem(template: str | Promise, code: str, exc: EngineError) -> UserError:
-    """A setting the engine refused: its sentence, and the engine's code beside it."""
-    return UserError(
-        template,
-        code=code,
-        params={"error": engine_error_text(exc), "engine_code": exc.code},
-    )
 
 
 def _sync_rounds(event: Event, round_starts: Sequence[datetime | None] | None) -> None:

@@ -281,9 +281,9 @@ def test_assigning_too_few_referees_is_refused_in_the_readers_language(
     with translation.override(lang), pytest.raises(UserError) as refused:
         draw_services.assign_referees(organiser, event, seed=1)
     assert refused.value.code == "referees"
-    with translation.override(lang):
+    with translation.override(lang):  # said when read, in the reader's language
         expected = str(ENGINE["referees.too_few"]) % {"round": 1, "tables": 2, "count": 1}
-    assert refused.value.message == expected
+        assert refused.value.message == expected
     if lang == "en":
         assert expected == "round 1: 2 tables but only 1 referees"
 

@@ -162,6 +162,10 @@ def test_every_setting_problem_is_listed_by_code(organiser: Any) -> None:
     assert body["code"] == "event_settings"
     assert [p["code"] for p in body["params"]["problems"]] == ["dates", "ruleset"]
     assert body["detail"].startswith("The event cannot end before it starts. Ruleset: ")
+    # the engine's reason is data (its code and params), said in words only in ``detail``
+    ruleset = body["params"]["problems"][1]["params"]
+    assert ruleset["engine_code"] == "ruleset.unknown"
+    assert ruleset["engine_params"]["ruleset"] == "nope"
 
 
 # --- pages: a refused POST goes back with the message; a refused page has its status --------
