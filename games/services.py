@@ -26,6 +26,8 @@ from games.models import Game, GameStatusChange, GameVersion
 from games.permissions import Access
 from games.records import check_record
 from games.signals import results_changed, results_pending
+from league.audit import audit as league_audit
+from league.audit import audit_entry
 from league.errors import UserError
 from league.models import AuditEntry, Club, Player, Referee, Round, Seat, Table
 from league.permissions import Viewer
@@ -150,15 +152,9 @@ def _user(actor: Viewer) -> User | None:
 
 
 def audit(actor: Viewer, action: str, game: Game, **data: Any) -> None:
-    """An audit entry; ``data`` never holds roles (the log is read by more people)."""
-    AuditEntry.objects.create(
-        actor=_user(actor),
-        action=action,
-        target_type="game",
-        target_id=game.pk,
-        event=game.event,
-        data=data,
-    )
+    """A game's audit entry (``league.audit``: one log); ``data`` never holds roles (the
+    log is read by more people)."""
+    league_audit(actor, action, game, event=game.event, **data)
 
 
 # --- creating games ----------------------------------------------------------------------
@@ -431,13 +427,13 @@ def release_round(actor: User, round_: Round) -> int:
             status=S.RELEASED, revision=F("revision") + 1, updated_at=now
         )
         AuditEntry.objects.bulk_create(
-            AuditEntry(
-                actor=user,
-                action="game.release",
-                target_type="game",
-                target_id=g.pk,
+            audit_entry(
+                user,
+                "game.release",
+                g,
                 event=round_.event,
-                data={"round": round_.number, "table": g.table.number if g.table else None},
+                round=round_.number,
+                table=g.table.number if g.table else None,
             )
             for g in games
         )
