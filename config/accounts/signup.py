@@ -8,8 +8,6 @@ nothing more. An account an administrator deactivated has no row: no link revive
 
 from __future__ import annotations
 
-import logging
-import smtplib
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -17,17 +15,14 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
-from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from config.accounts.models import PendingSignup
-
-logger = logging.getLogger(__name__)
+from league.mail import send_rendered
 
 SALT = "config.accounts.verify"
 #: The longest token the verify page reads (a real one is about 60 characters).
@@ -122,14 +117,13 @@ def send_verification(request: HttpRequest, user: Any) -> bool:
     link = request.build_absolute_uri(reverse("verify", args=[make_token(user)]))
     expires = timezone.now() + timedelta(seconds=int(settings.SIGNUP_VERIFY_SECONDS))
     context = {"user": user, "link": link, "expires": expires, "site_name": "Tianhei"}
-    subject = "".join(render_to_string("accounts/verify_subject.txt", context).splitlines())
-    body = render_to_string("accounts/verify_email.txt", context)
-    try:
-        send_mail(subject, body, None, [user.email])
-    except (smtplib.SMTPException, OSError) as exc:
-        logger.error("confirmation e-mail to user %s not sent: %s", user.pk, exc)
-        return False
-    return True
+    return send_rendered(
+        "accounts/verify_subject.txt",
+        "accounts/verify_email.txt",
+        context,
+        user.email,
+        what=f"confirmation e-mail to user {user.pk}",
+    )
 
 
 def pending_user_for_email(email: str) -> Any:

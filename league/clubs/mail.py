@@ -4,15 +4,8 @@ link anyway). An SMTP failure is logged and reported, never a 500."""
 
 from __future__ import annotations
 
-import logging
-import smtplib
-
-from django.core.mail import send_mail
-from django.template.loader import render_to_string
-
 from league.clubs.models import Invitation
-
-logger = logging.getLogger(__name__)
+from league.mail import send_rendered
 
 
 def send_invitation(invitation: Invitation, link: str) -> bool:
@@ -20,11 +13,10 @@ def send_invitation(invitation: Invitation, link: str) -> bool:
     if not invitation.email:
         return False
     context = {"invitation": invitation, "club": invitation.club, "link": link}
-    subject = "".join(render_to_string("league/email/invitation_subject.txt", context).splitlines())
-    body = render_to_string("league/email/invitation.txt", context)
-    try:
-        send_mail(subject, body, None, [invitation.email])
-    except (smtplib.SMTPException, OSError) as exc:
-        logger.error("invitation %s not mailed: %s", invitation.pk, exc)
-        return False
-    return True
+    return send_rendered(
+        "league/email/invitation_subject.txt",
+        "league/email/invitation.txt",
+        context,
+        invitation.email,
+        what=f"invitation {invitation.pk}",
+    )

@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-import logging
-import smtplib
-
 from django.conf import settings
-from django.core.mail import send_mail
-from django.template.loader import render_to_string
 from django.utils import translation
 
 from league.clubs.profiles import preferred_language
 from league.events.models import Registration
-
-logger = logging.getLogger(__name__)
+from league.mail import send_rendered
 
 
 def send_promotion(registration_id: int) -> bool:
@@ -30,13 +24,10 @@ def send_promotion(registration_id: int) -> bool:
         return False
     context = {"registration": reg, "event": reg.event, "player": reg.player}
     with translation.override(preferred_language(user) or settings.LANGUAGE_CODE):
-        subject = "".join(
-            render_to_string("league/email/promoted_subject.txt", context).splitlines()
+        return send_rendered(
+            "league/email/promoted_subject.txt",
+            "league/email/promoted.txt",
+            context,
+            user.email,
+            what=f"promotion e-mail for registration {reg.pk}",
         )
-        body = render_to_string("league/email/promoted.txt", context)
-    try:
-        send_mail(subject, body, None, [user.email])
-    except (smtplib.SMTPException, OSError) as exc:
-        logger.error("promotion e-mail for registration %s not sent: %s", reg.pk, exc)
-        return False
-    return True

@@ -223,7 +223,7 @@ def test_an_smtp_failure_is_not_a_500(client: Client, monkeypatch: Any) -> None:
     def fail(*args: Any, **kwargs: Any) -> None:
         raise smtplib.SMTPServerDisconnected("gone")
 
-    monkeypatch.setattr("config.accounts.signup.send_mail", fail)
+    monkeypatch.setattr("league.mail.send_mail", fail)
     response = sign_up(client)
     assert response.status_code == 302
     page = client.get(response["Location"])

@@ -19,7 +19,6 @@ from rest_framework.test import APIClient
 
 from league.audit import AuditEntry
 from league.clubs import invitations as inv
-from league.clubs import mail as mail_module
 from league.clubs.models import ClubOrganiser, Invitation, Player, Referee
 from league.errors import UserError
 from tests.league.factories import (
@@ -332,7 +331,7 @@ def test_a_mail_server_failure_keeps_the_invitation_and_its_link(
     def refuse(*args: Any, **kwargs: Any) -> None:
         raise smtplib.SMTPException("down")
 
-    monkeypatch.setattr(mail_module, "send_mail", refuse)
+    monkeypatch.setattr("league.mail.send_mail", refuse)
     organiser, club = organiser_and_club()
     with django_capture_on_commit_callbacks(execute=True):
         response = client_for(organiser).post(
