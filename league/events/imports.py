@@ -26,10 +26,13 @@ from league.audit import audit
 from league.clubs.models import Club, Membership, Player
 from league.clubs.services import player_problems
 from league.errors import CsvImportError, ImportProblem, RowProblem, UserError, require
+from league.events import waitlist
 from league.events.models import Event, Registration
 from league.events.services import lock_event
 from league.names import search_key
 from league.permissions import Viewer
+
+WAITLISTED = Registration.Status.WAITLISTED
 
 
 def _row_order(problem: RowProblem) -> tuple[int, str]:
@@ -117,6 +120,7 @@ class ImportResult:
     created: int
     existing: int
     registered: int
+    waitlisted: int
     checked_in: int
 
 
@@ -238,26 +242,39 @@ def import_players_csv(
     )
     regs = {r.player_id: r for r in event.registrations.filter(player__in=players.values())}
     now = timezone.now()
+    # Places are taken in the file's order; past the capacity, rows join the waiting list
+    # (in the file's order too: one time, then the primary key).
+    free = None if event.capacity is None else event.capacity - waitlist.registered_count(event)
     to_create, to_update = [], []
     for _n, h, _c in rows:
         player = players[h]
         reg = regs.get(player.pk)
         if reg is None:
-            to_create.append(
-                Registration(event=event, player=player, checked_in_at=now if check_in else None)
-            )
-        elif reg.status == Registration.Status.WITHDRAWN or (check_in and not reg.checked_in_at):
-            reg.status = Registration.Status.REGISTERED
-            if check_in:
-                reg.checked_in_at = reg.checked_in_at or now
+            reg = Registration(event=event, player=player)
+            to_create.append(reg)
+        elif reg.status == Registration.Status.WITHDRAWN:
             to_update.append(reg)
+        elif check_in and reg.status == Registration.Status.REGISTERED and not reg.checked_in_at:
+            reg.checked_in_at = now
+            to_update.append(reg)
+            continue
+        else:
+            continue
+        if free is None or free > 0:
+            reg.status, reg.waitlisted_at = Registration.Status.REGISTERED, None
+            reg.checked_in_at = (reg.checked_in_at or now) if check_in else reg.checked_in_at
+            free = None if free is None else free - 1
+        else:
+            reg.status, reg.waitlisted_at, reg.checked_in_at = WAITLISTED, now, None
     Registration.objects.bulk_create(to_create)
-    Registration.objects.bulk_update(to_update, ["status", "checked_in_at"])
+    Registration.objects.bulk_update(to_update, ["status", "checked_in_at", "waitlisted_at"])
+    changed = to_create + to_update
     result = ImportResult(
         created=len(new_players),
         existing=len(rows) - len(new_players),
-        registered=len(to_create) + len(to_update),
-        checked_in=len(rows) if check_in else 0,
+        registered=sum(r.status == Registration.Status.REGISTERED for r in changed),
+        waitlisted=sum(r.status == WAITLISTED for r in changed),
+        checked_in=sum(r.checked_in_at == now for r in changed),
     )
     audit(actor, "registration.import", event, event=event, **result.__dict__)
     return result

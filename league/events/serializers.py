@@ -75,6 +75,9 @@ class EventSerializer(serializers.ModelSerializer[Event]):
             "referees",
             "staff",
             "season",
+            "capacity",
+            "check_in_opens_minutes",
+            "check_in_closes_minutes",
         ]
 
 
@@ -83,7 +86,7 @@ class RegistrationSerializer(serializers.ModelSerializer[Registration]):
 
     class Meta:
         model = Registration
-        fields = ["id", "player", "status", "checked_in_at", "absent_rounds"]
+        fields = ["id", "player", "status", "checked_in_at", "absent_rounds", "waitlisted_at"]
 
 
 class SeatSerializer(serializers.ModelSerializer[Seat]):
@@ -115,6 +118,7 @@ class ImportResultSerializer(serializers.Serializer[Any]):
     created = serializers.IntegerField()
     existing = serializers.IntegerField()
     registered = serializers.IntegerField()
+    waitlisted = serializers.IntegerField()
     checked_in = serializers.IntegerField()
 
 
@@ -184,6 +188,15 @@ class EventInputSerializer(serializers.Serializer[Any]):
         allow_null=True,
         help_text="a season of one of the event's club's leagues (null: a one-off event)",
     )
+    capacity = serializers.IntegerField(
+        min_value=1,
+        max_value=100_000,
+        required=False,
+        allow_null=True,
+        help_text="places for players (null: unlimited); beyond it players join the waiting list",
+    )
+    check_in_opens_minutes = serializers.IntegerField(min_value=0, max_value=1440, required=False)
+    check_in_closes_minutes = serializers.IntegerField(min_value=0, max_value=1440, required=False)
 
 
 class TransitionInputSerializer(serializers.Serializer[Any]):

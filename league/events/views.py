@@ -230,7 +230,7 @@ def registration_import(request: HttpRequest, pk: int) -> HttpResponse:
                 request,
                 _(
                     "Imported: %(created)s new players, %(existing)s known, %(registered)s "
-                    "registered."
+                    "registered, %(waitlisted)s on the waiting list."
                 )
                 % result.__dict__,
             )

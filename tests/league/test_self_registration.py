@@ -13,12 +13,14 @@ from django.db import IntegrityError, connection, connections, transaction
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
+from rest_framework.test import APIClient
 
 from league.audit import AuditEntry
 from league.clubs.profiles import save_language
 from league.errors import UserError
 from league.events import services, waitlist
 from league.events.forms import EventForm
+from league.events.imports import import_players_csv
 from league.models import Event, Registration
 from tests.league.factories import (
     ClubOrganiserFactory,
@@ -252,3 +254,34 @@ def test_the_event_form_sets_places_and_the_check_in_window(
     assert full_event.check_in_closes_minutes == 15  # left empty: unchanged
     waiting.refresh_from_db()
     assert waiting.status == REGISTERED  # the new place went to the waiting player
+
+
+def test_the_event_api_shows_and_sets_the_capacity_and_promotes(full_event: Event) -> None:
+    waiting = _player_with_account()
+    services.register_player(waiting.user, full_event, waiting)
+    organiser = ClubOrganiserFactory(club=full_event.club).user
+    api = APIClient()
+    api.force_authenticate(organiser)
+    url = f"/api/v1/events/{full_event.pk}/"
+    shown = api.get(url).json()
+    assert (shown["capacity"], shown["check_in_opens_minutes"]) == (2, 60)
+    assert api.patch(url, {"capacity": 0}, format="json").status_code == 400
+    raised = api.patch(url, {"capacity": 3, "check_in_closes_minutes": 30}, format="json")
+    assert raised.status_code == 200, raised.json()
+    assert (raised.json()["capacity"], raised.json()["check_in_closes_minutes"]) == (3, 30)
+    assert Registration.objects.get(player=waiting).status == REGISTERED  # a place freed up
+
+
+def test_a_csv_import_past_the_capacity_fills_the_waiting_list_in_file_order(
+    full_event: Event,
+) -> None:
+    organiser = ClubOrganiserFactory(club=full_event.club).user
+    full_event.capacity = 3
+    full_event.save(update_fields=["capacity"])
+    rows = "display_name,handle\nAda,ada\nBo,bo\nCy,cy\n"
+    result = import_players_csv(organiser, full_event, rows, check_in=True)
+    assert (result.registered, result.waitlisted, result.checked_in) == (1, 2, 1)
+    ada, bo, cy = (Registration.objects.get(player__handle=h) for h in ("ada", "bo", "cy"))
+    assert ada.status == REGISTERED and ada.checked_in_at is not None
+    assert [r.pk for r in waitlist.waiting_list(full_event)] == [bo.pk, cy.pk]
+    assert bo.checked_in_at is None and waitlist.position(cy) == 2
