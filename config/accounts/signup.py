@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -109,12 +110,14 @@ def is_pending(user: Any) -> bool:
     return bool(PendingSignup.objects.filter(user=user).exists())
 
 
-def send_verification(request: HttpRequest, user: Any) -> bool:
+def send_verification(request: HttpRequest, user: Any, next_path: str = "") -> bool:
     """Send the confirmation link to the account's address, in the reader's language.
 
     Sent during the request, as Django sends its password-reset e-mail. An SMTP failure
     is logged and reported as False (the page offers to send again), never a 500."""
     link = request.build_absolute_uri(reverse("verify", args=[make_token(user)]))
+    if next_path:  # where the account goes once confirmed (checked again there)
+        link += "?" + urlencode({"next": next_path})
     expires = timezone.now() + timedelta(seconds=int(settings.SIGNUP_VERIFY_SECONDS))
     context = {"user": user, "link": link, "expires": expires, "site_name": "Tianhei"}
     return send_rendered(

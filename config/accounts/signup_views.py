@@ -16,11 +16,18 @@ from django.views.decorators.http import require_http_methods
 from config.accounts import signup
 from config.accounts.forms import ResendForm, SignupForm
 from config.accounts.ratelimit import over_limit
+from league.inputs import safe_back
 
 #: The backend a confirmed account is logged in with (the password was set at sign-up).
 BACKEND = "django.contrib.auth.backends.ModelBackend"
 #: Session key: whether the last confirmation e-mail went out (for the "done" page).
 SENT_KEY = "_signup_sent"
+
+
+def _next(request: HttpRequest) -> str:
+    """Where the new account goes once confirmed (an invitation it came from, …): a path
+    of this site from the form or the link, else nowhere in particular ("")."""
+    return safe_back(request, request.POST.get("next"), request.GET.get("next"), default="")
 
 
 def too_many(request: HttpRequest) -> HttpResponse:
@@ -44,9 +51,10 @@ def signup_view(request: HttpRequest) -> HttpResponse:
             except signup.EmailTaken:
                 form.add_error("email", form.error_messages["email_taken"])
             else:
-                request.session[SENT_KEY] = signup.send_verification(request, user)
+                sent = signup.send_verification(request, user, _next(request))
+                request.session[SENT_KEY] = sent
                 return redirect("signup-done")
-    return render(request, "accounts/signup.html", {"form": form})
+    return render(request, "accounts/signup.html", {"form": form, "next": _next(request)})
 
 
 @never_cache
@@ -76,8 +84,8 @@ def verify(request: HttpRequest, token: str) -> HttpResponse:
             return redirect("login")
         auth_login(request, check.user, backend=BACKEND)
         messages.success(request, _("Your e-mail address is confirmed. Welcome!"))
-        return redirect(settings.LOGIN_REDIRECT_URL)
-    return render(request, "accounts/verify.html", {"account": check.user})
+        return redirect(_next(request) or settings.LOGIN_REDIRECT_URL)
+    return render(request, "accounts/verify.html", {"account": check.user, "next": _next(request)})
 
 
 @csrf_protect

@@ -243,3 +243,29 @@ def test_the_forms_need_csrf() -> None:
     user = UserFactory()
     assert client.post(reverse("verify", args=[signup.make_token(user)])).status_code == 403
     assert PASSWORD  # the factories' password, used by the other modules
+
+
+@pytest.mark.parametrize(("asked", "lands"), [("/manage/", "/manage/"), ("//evil.example/x", "/")])
+def test_a_sign_up_from_a_page_returns_there_once_confirmed(
+    client: Client, asked: str, lands: str
+) -> None:
+    page = client.get(reverse("signup"), {"next": asked}).content.decode()
+    assert (f'name="next" value="{asked}"' in page) == (asked == lands)
+    client.post(
+        reverse("signup"),
+        {
+            "username": "lin",
+            "email": "lin@example.org",
+            "password1": NEW_PASSWORD,
+            "password2": NEW_PASSWORD,
+            "next": asked,
+        },
+    )
+    link = re.search(r"https?://[^/\s]+(/accounts/verify/\S+)", mail.outbox[0].body)
+    assert link is not None
+    path = link.group(1)
+    assert ("?next=" in path) == (asked == lands)
+    confirm = Client().get(path)
+    assert confirm.status_code == 200
+    done = Client().post(path)
+    assert done.status_code == 302 and done["Location"] == lands
