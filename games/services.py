@@ -11,6 +11,7 @@ with a ``game.*`` code.
 from __future__ import annotations
 
 from datetime import date
+from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -26,10 +27,12 @@ from games.models import Game, GameStatusChange, GameVersion
 from games.permissions import Access
 from games.records import check_record
 from games.signals import results_changed, results_pending
+from games.tasks import notify_game_confirmed
 from league.audit import audit as league_audit
 from league.audit import audit_entry
 from league.errors import UserError
 from league.models import AuditEntry, Club, Player, Referee, Round, Seat, Table
+from league.outages import enqueue
 from league.permissions import Viewer
 
 S = Game.Status
@@ -380,6 +383,7 @@ def confirm_version(
         audit(actor, "game.confirm", game, version=number, correction=correction)
         results_pending.send(sender=Game, game=game)
         transaction.on_commit(lambda: results_changed.send(sender=Game, game=game))
+        transaction.on_commit(partial(enqueue, notify_game_confirmed, version.pk))  # players
     return version
 
 

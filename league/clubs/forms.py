@@ -110,6 +110,18 @@ class ProfileForm(forms.Form):
     )
 
 
+class NotificationsForm(forms.Form):
+    """Which e-mails the user wants (any signed-in user, linked to a player or not)."""
+
+    notify_round_released = forms.BooleanField(
+        label=_("My table and seat when a round is released"), required=False
+    )
+    notify_game_results = forms.BooleanField(
+        label=_("When a game I played is confirmed or corrected"), required=False
+    )
+    notify_waitlist = forms.BooleanField(label=_("When I come off a waiting list"), required=False)
+
+
 class ClaimForm(forms.Form):
     handle = forms.CharField(label=_("Player (handle)"), max_length=61)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
+from functools import partial
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -351,7 +352,10 @@ def release_round(actor: Viewer, rnd: Round) -> Round:
         change_event_status(actor, event, Event.Status.RUNNING)
     elif event.status != Event.Status.RUNNING:
         raise UserError(_("Only a running event releases rounds."), code="status", status=409)
-    return _set_round_status(actor, rnd, Round.Status.RELEASED, (Round.Status.CONFIRMED,))
+    rnd = _set_round_status(actor, rnd, Round.Status.RELEASED, (Round.Status.CONFIRMED,))
+    # the seated players' e-mails (table and seat), sent by a task once this commits
+    transaction.on_commit(partial(outages.enqueue, tasks.notify_round_released, rnd.pk))
+    return rnd
 
 
 @transaction.atomic
