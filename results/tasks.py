@@ -13,13 +13,19 @@ from django.db import OperationalError
 
 from results.services import heal, heal_stale_events, process_game, recompute_seasons
 
+#: Every results task: acknowledged once done (a worker lost mid-task gives it to another),
+#: retried with backoff while the database is unreachable.
+RETRIED: dict[str, Any] = {
+    "acks_late": True,
+    "autoretry_for": (OperationalError,),
+    "retry_backoff": True,
+    "max_retries": 5,
+}
+
 
 @shared_task(
     name="games.process_game_results",
-    acks_late=True,
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    max_retries=5,
+    **RETRIED,
 )
 def process_game_results(game_id: int) -> dict[str, Any]:
     """A game's confirmed record or release changed: recompute its event's standings and
@@ -36,10 +42,7 @@ def process_game_results(game_id: int) -> dict[str, Any]:
 
 @shared_task(
     name="games.heal_results",
-    acks_late=True,
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    max_retries=5,
+    **RETRIED,
 )
 def heal_results() -> dict[str, Any]:
     """Recompute stale events and any game the ratings missed (schedule it with beat,
@@ -50,10 +53,7 @@ def heal_results() -> dict[str, Any]:
 
 @shared_task(
     name="results.recompute_seasons",
-    acks_late=True,
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    max_retries=5,
+    **RETRIED,
 )
 def recompute_season_totals(season_ids: list[int]) -> dict[str, Any]:
     """An event moved between seasons: add those seasons' totals up again."""
