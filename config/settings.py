@@ -231,6 +231,9 @@ EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "").strip() or "noreply@localhost"
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+#: The site's address as players reach it (``https://club.example``), for links in e-mails
+#: sent by tasks, which have no request to take it from; empty: such links are paths.
+SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/")
 #: Seconds a sign-up's confirmation link stays valid.
 SIGNUP_VERIFY_SECONDS = env_int("SIGNUP_VERIFY_SECONDS", 3 * 24 * 60 * 60)
 #: Seconds a password-reset link stays valid (Django's setting).
