@@ -65,9 +65,7 @@ def _send(version: GameVersion, seat: Seat, to: str) -> bool:
         ).exists(),
         "released": released,
         # only a released game's page shows its result to the players
-        "link": f"{settings.SITE_URL}{reverse('games:game', args=[game.pk])}"
-        if released
-        else "",
+        "link": f"{settings.SITE_URL}{reverse('games:game', args=[game.pk])}" if released else "",
     }
     return send_rendered(
         "games/email/game_confirmed_subject.txt",
