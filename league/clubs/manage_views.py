@@ -69,7 +69,12 @@ def club_edit(request: HttpRequest, club_slug: str) -> HttpResponse:
 @login_first
 def club_people(request: HttpRequest, club_slug: str) -> HttpResponse:
     """Organisers, referees, pending invitations and claims, and the invitation form."""
-    club = _organised(request, club_slug)
+    return _people_page(request, _organised(request, club_slug), InvitationForm())
+
+
+def _people_page(
+    request: HttpRequest, club: Club, form: InvitationForm, status: int = 200
+) -> HttpResponse:
     pending = club.invitations.select_related("player").filter(
         accepted_at__isnull=True, revoked_at__isnull=True, expires_at__gt=timezone.now()
     )
@@ -81,9 +86,9 @@ def club_people(request: HttpRequest, club_slug: str) -> HttpResponse:
         "claims": club.player_claims.filter(status=PlayerClaim.Status.PENDING).select_related(
             "player", "user"
         ),
-        "form": InvitationForm(),
+        "form": form,
     }
-    return render(request, "league/club_people.html", context)
+    return render(request, "league/club_people.html", context, status=status)
 
 
 @page_action
@@ -91,13 +96,16 @@ def club_invite(request: HttpRequest, club_slug: str) -> HttpResponse:
     """Create an invitation; the page shows its link once (only a hash is kept)."""
     club = _organised(request, club_slug)
     form = InvitationForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, " ".join(str(e) for errs in form.errors.values() for e in errs))
-        return redirect("club-people", club.slug)
+    if not form.is_valid():  # the page again, with what was typed and what is wrong
+        return _people_page(request, club, form, status=400)
     data = form.cleaned_data
-    invitation, token = inv.create_invitation(
-        request.user, club, role=data["role"], email=data["email"], player=data["player"]
-    )
+    try:
+        invitation, token = inv.create_invitation(
+            request.user, club, role=data["role"], email=data["email"], player=data["player"]
+        )
+    except UserError as exc:  # a form that keeps what was typed says the refusal itself
+        form.add_error(None, exc.message)
+        return _people_page(request, club, form, status=exc.status)
     link = request.build_absolute_uri(reverse("invitation", args=[token]))
     if invitation.email:
         transaction.on_commit(lambda: _mail(request, invitation, link))

@@ -5,6 +5,7 @@
 //   <form data-no-submit>         never submits (a filter box that works as you type)
 //   <input data-filter-rows="#id"> hides the rows/items of #id whose data-search lacks the text
 //   <div data-mark-row="id">      marks the element with that id (the reader's own row) "me"
+//   <button data-copy="#id">      copies the value of #id (an invitation link) to the clipboard
 (function () {
   "use strict";
   document.querySelectorAll("[data-mark-row]").forEach(function (box) {
@@ -22,6 +23,14 @@
     if (el) {
       event.preventDefault();
       window.print();
+    }
+    var copy = event.target instanceof Element ? event.target.closest("[data-copy]") : null;
+    var field = copy ? document.querySelector(copy.getAttribute("data-copy")) : null;
+    if (field) {
+      event.preventDefault();
+      field.select();
+      if (navigator.clipboard) navigator.clipboard.writeText(field.value);
+      copy.textContent = copy.getAttribute("data-copied") || copy.textContent;
     }
   });
   document.addEventListener("submit", function (event) {

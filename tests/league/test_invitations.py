@@ -339,3 +339,16 @@ def test_a_mail_server_failure_keeps_the_invitation_and_its_link(
         )
     assert response.status_code == 200 and "/invitations/" in link_of(response)
     assert Invitation.objects.count() == 1
+
+
+def test_a_refused_invitation_form_keeps_what_was_typed() -> None:
+    organiser, club = organiser_and_club()
+    response = client_for(organiser).post(
+        f"/manage/clubs/{club.slug}/invite/",
+        {"role": "player", "email": "typed@example.org", "player": "nosuchplayer"},
+    )
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert 'value="typed@example.org"' in page and 'value="nosuchplayer"' in page
+    assert 'class="error"' in page
+    assert not Invitation.objects.filter(club=club).exists()
