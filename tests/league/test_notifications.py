@@ -109,7 +109,8 @@ def test_a_released_round_mails_each_seated_player_once_in_their_language(
     assert "年" in zh.body and "diciembre" in es.body and "Dec." in en.body, es.body
     assert "Table: 1" in en.body and "Seat: 3" in en.body
     # the start in the club's time zone (10:00 UTC is 18:00 in Shanghai)
-    assert "18:00 (Asia/Shanghai)" in zh.body and "6 p.m. (Asia/Shanghai)" in en.body
+    assert "18:00" in zh.body and "Asia/Shanghai" in zh.body  # the club's time zone
+    assert "6 p.m. (Asia/Shanghai)" in en.body
     words = role_words()
     for message in mail.outbox:
         text = f"{message.subject}\n{message.body}".lower()
