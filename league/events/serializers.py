@@ -19,7 +19,7 @@ from league.events.models import (
     Seat,
     Table,
 )
-from league.events.services import RELIEF_PERCENT
+from league.events.services import EVENT_FIELDS, RELIEF_PERCENT
 
 # --- outputs --------------------------------------------------------------------------------
 
@@ -52,33 +52,7 @@ class EventSerializer(serializers.ModelSerializer[Event]):
 
     class Meta:
         model = Event
-        fields = [
-            "id",
-            "club",
-            "name",
-            "slug",
-            "venue",
-            "starts_on",
-            "ends_on",
-            "registration_opens",
-            "registration_closes",
-            "ruleset",
-            "ruleset_overrides",
-            "scoring_profile",
-            "tiebreak_precedence",
-            "rounds_count",
-            "min_table",
-            "max_table",
-            "allow_extra_meeting",
-            "status",
-            "rounds",
-            "referees",
-            "staff",
-            "season",
-            "capacity",
-            "check_in_opens_minutes",
-            "check_in_closes_minutes",
-        ]
+        fields = ["id", "club", *EVENT_FIELDS, "status", "rounds", "referees", "staff"]
 
 
 class RegistrationSerializer(serializers.ModelSerializer[Registration]):
