@@ -195,19 +195,32 @@ def run_validate(args: ValidateArgs | argparse.Namespace) -> int:
     return 0 if valid else 1
 
 
-def _standings(args: argparse.Namespace) -> int:
-    import argparse
+#: Subcommands with their own module (``add_arguments(parser)`` and ``run(args)``), each
+#: imported only when it runs: ``name: (module, help)``.
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "standings": ("engine.standings_cli", "event standings"),
+    "event": ("engine.formats.event_cli", "an event of stages: cuts, multipliers, final order"),
+    "final-seating": ("engine.formats.seating_cli", "the final table's seating design"),
+    "circuit": ("engine.formats.circuit_cli", "a circuit's standing from events' places"),
+}
 
+
+def _subcommand(args: argparse.Namespace) -> int:
+    """Parse the rest of the line with the subcommand module's own parser and run it."""
+    import argparse
+    import importlib
+
+    module_name, _help = SUBCOMMANDS[args.command]
     try:
-        from engine import standings_cli
+        module = importlib.import_module(module_name)
     except ModuleNotFoundError as e:
-        if e.name != "engine.standings_cli":
+        if e.name != module_name:
             raise
-        print("error: the standings command is not available yet", file=sys.stderr)
+        print(f"error: the {args.command} command is not available yet", file=sys.stderr)
         return 2
-    parser = argparse.ArgumentParser(prog="python -m engine standings")
-    standings_cli.add_arguments(parser)
-    code: int = standings_cli.run(parser.parse_args(args.rest))
+    parser = argparse.ArgumentParser(prog=f"python -m engine {args.command}")
+    module.add_arguments(parser)
+    code: int = module.run(parser.parse_args(args.rest))
     return code
 
 
@@ -222,9 +235,10 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--json", action="store_true", help="print one JSON document")
     v.add_argument("--series", action="store_true", help="also check across the games, in order")
     v.set_defaults(handler=run_validate)
-    s = commands.add_parser("standings", help="event standings", add_help=False)
-    s.add_argument("rest", nargs=argparse.REMAINDER)
-    s.set_defaults(handler=_standings)
+    for name, (_module, text) in SUBCOMMANDS.items():
+        s = commands.add_parser(name, help=text, add_help=False)
+        s.add_argument("rest", nargs=argparse.REMAINDER)
+        s.set_defaults(handler=_subcommand)
     return parser
 
 
@@ -237,7 +251,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_validate(quick)
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
-    if args.command == "standings":
+    if args.command in SUBCOMMANDS:
         args.rest = extra + args.rest
     elif extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")

@@ -5,11 +5,14 @@ Each part is ``(TEMPLATES, PARAMS)``: ``{key: English template with {named} para
 strings. :mod:`engine.messages` assembles them into the one catalogue.
 """
 
-from engine.texts import draws, games, records, scoring
+from engine.texts import circuits, draws, final_seating, games, records, scoring, stages
 
 PARTS = (
     (records.TEMPLATES, records.PARAMS),
     (games.TEMPLATES, games.PARAMS),
     (scoring.TEMPLATES, scoring.PARAMS),
     (draws.TEMPLATES, draws.PARAMS),
+    (stages.TEMPLATES, stages.PARAMS),
+    (final_seating.TEMPLATES, final_seating.PARAMS),
+    (circuits.TEMPLATES, circuits.PARAMS),
 )

@@ -28,7 +28,15 @@ from django.utils.functional import Promise
 from django.utils.translation import pgettext, pgettext_lazy
 
 from engine.messages import PARAMS, ParamKind, message_key, render
-from league.engine_text import draws, games, records, scoring
+from league.engine_text import (
+    circuits,
+    draws,
+    final_seating,
+    games,
+    records,
+    scoring,
+    stages,
+)
 
 # --- the small words -----------------------------------------------------------------------
 
@@ -213,7 +221,7 @@ def stored_reason_text(item: Any) -> str:
 def _assemble() -> None:
     """The parts (plain tables of lazy sentences, importing nothing of this package) into
     :data:`TEXT` and :data:`WORDS`; a key defined twice is a bug."""
-    for part in (records, games, scoring, draws):
+    for part in (records, games, scoring, draws, stages, final_seating, circuits):
         for key in part.TEXT:
             if key in TEXT:
                 raise RuntimeError(f"engine text {key!r} is defined twice")

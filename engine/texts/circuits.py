@@ -1,0 +1,5 @@
+"""Templates: circuits (see engine.texts and :mod:`engine.formats`)."""
+
+TEMPLATES: dict[str, str] = {}
+
+PARAMS: dict[str, str] = {}
