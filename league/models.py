@@ -1,5 +1,5 @@
 """The league's models, as Django loads them: each lives in its sub-package
-(``league.clubs``, ``league.events``, ``league.draws``) or in ``league.audit``; this
+(``league.clubs``, ``league.events``, ``league.draws``, ``league.stages``) or in ``league.audit``; this
 module imports them so that the app registry finds them (``app_label`` stays ``league``).
 """
 
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from league.audit import AuditEntry
 from league.clubs.models import (
+    CircuitProfile,
     Club,
     ClubOrganiser,
     Invitation,
@@ -28,9 +29,11 @@ from league.events.models import (
     Seat,
     Table,
 )
+from league.stages.models import Stage
 
 __all__ = [
     "AuditEntry",
+    "CircuitProfile",
     "Club",
     "ClubOrganiser",
     "DrawJob",
@@ -48,5 +51,6 @@ __all__ = [
     "Round",
     "Season",
     "Seat",
+    "Stage",
     "Table",
 ]

@@ -87,8 +87,47 @@ class EventStanding(models.Model):
         indexes = [models.Index(fields=["player", "event"], name="standing_player_event")]
 
 
+class StageStanding(models.Model):
+    """One line of a stage's cumulative standing (formats.md §1), over the stage's
+    entrants, in ladder order. The rows of a hidden stage exist for the organisers; the
+    selectors show them to nobody else until the stage is finished."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="stage_rows")
+    #: The stage's ``position`` (0: the first; an event without stage rows has only 0).
+    stage = models.PositiveSmallIntegerField()
+    position = models.PositiveIntegerField()
+    handle = models.CharField(max_length=60)
+    player = models.ForeignKey(
+        Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    rank = models.PositiveIntegerField(_("rank"))
+    tied = models.BooleanField(_("tied"), default=False)
+    #: The cumulative total after this stage.
+    points = models.DecimalField(_("points"), max_digits=12, decimal_places=4)
+    #: This stage's points alone, multiplied.
+    stage_points = models.DecimalField(max_digits=12, decimal_places=4)
+    games = models.PositiveIntegerField(_("games"))
+    #: Every cumulative ladder metric: {key: decimal string}.
+    metrics = models.JSONField(default=dict)
+    #: Why above the next line, as :class:`EventStanding` says it.
+    above_next = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        db_table = "league_stagestanding"
+        ordering = ["event", "stage", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "stage", "position"], name="unique_stage_standing_position"
+            ),
+            models.UniqueConstraint(
+                fields=["event", "stage", "handle"], name="unique_stage_standing_handle"
+            ),
+        ]
+
+
 class SeasonStanding(models.Model):
-    """A player's totals over a season's events (released games only)."""
+    """A player's totals over a season's events (released games only), and, when the
+    season is a circuit, their circuit points and place (formats.md §3)."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="standing_rows")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="season_rows")
@@ -96,6 +135,15 @@ class SeasonStanding(models.Model):
     games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
     points = models.DecimalField(max_digits=10, decimal_places=2, default=0)
+    circuit_points = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    circuit_rank = models.PositiveIntegerField(null=True, blank=True)
+    circuit_tied = models.BooleanField(default=False)
+    #: Enough events to be ranked (the profile's ``min_events``).
+    circuit_ranked = models.BooleanField(default=False)
+    #: Each event: [{"event": id, "rank", "points": str, "counted": bool, "reason": code}].
+    circuit_results = models.JSONField(default=list, blank=True)
+    #: Why above the next line of the circuit: {"criterion", "higher", "lower"}.
+    circuit_above_next = models.JSONField(default=dict, blank=True)
 
     class Meta:
         db_table = "league_seasonstanding"

@@ -129,11 +129,55 @@ class League(models.Model):
         return self.name
 
 
+class CircuitProfile(models.Model):
+    """One version of a league's circuit profile (formats.md §3): place points, category
+    weights, the field factor, best B of M, minimum events. Versions never change once
+    made (a season's ranking must not move because the profile was edited): an edit is a
+    new version, and a season points at the version it uses. Its key is ``slug-vN``."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="circuit_profiles")
+    slug = models.SlugField(_("name"), max_length=60)
+    version = models.PositiveIntegerField(default=1)
+    #: The engine's JSON form (``engine.formats.circuit.CircuitProfile.as_json``).
+    data = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["league", "slug", "-version"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "slug", "version"], name="unique_circuit_profile_version"
+            ),
+            models.CheckConstraint(
+                condition=Q(version__gte=1), name="circuit_profile_version_positive"
+            ),
+        ]
+
+    @property
+    def key(self) -> str:
+        return f"{self.slug}-v{self.version}"
+
+    def __str__(self) -> str:
+        return self.key
+
+
 class Season(models.Model):
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
     name = models.CharField(_("name"), max_length=120)
     starts_on = models.DateField(_("starts on"))
     ends_on = models.DateField(_("ends on"))
+    #: Rank the season as a circuit (place points) with this profile version; none: the
+    #: plain sum of the events' points.
+    circuit = models.ForeignKey(
+        CircuitProfile,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seasons",
+        verbose_name=_("circuit profile"),
+    )
+    #: The drawing of lots between players level on the whole circuit ladder.
+    circuit_seed = models.BigIntegerField(default=0, db_default=0)
 
     class Meta:
         ordering = ["-starts_on"]

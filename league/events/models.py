@@ -62,6 +62,11 @@ class Event(models.Model):
         default=15,
         db_default=15,
     )
+    #: The event's weight in its season's circuit (a key of the circuit profile's
+    #: ``categories``, e.g. ``club``, ``open``, ``major``).
+    circuit_category = models.CharField(
+        _("circuit category"), max_length=40, default="club", db_default="club"
+    )
     status = models.CharField(
         _("status"), max_length=20, choices=Status.choices, default=Status.DRAFT
     )

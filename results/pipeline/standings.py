@@ -27,6 +27,7 @@ from engine.scoring import format_points, get_profile, summarize
 from engine.standings import DEFAULT_PRECEDENCE, compute_standings
 from league.models import Event, Player, Season
 from results.models import EventResults, EventStanding, SeasonStanding
+from results.pipeline.circuit import recompute_circuit
 from results.pipeline.rated import released_versions
 
 log = logging.getLogger(__name__)
@@ -197,6 +198,8 @@ def recompute_season(season_id: int, players: Iterable[int] | None = None) -> No
         ],
         batch_size=2000,
     )
+    if Season.objects.filter(pk=season_id, circuit__isnull=False).exists():
+        recompute_circuit(season_id)
 
 
 def _share_event(event_id: int) -> None:

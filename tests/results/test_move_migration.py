@@ -216,9 +216,9 @@ def test_a_database_from_before_the_move_keeps_every_row() -> None:
     assert not ContentType.objects.filter(app_label="league", model__in=MOVED).exists()
     assert (
         set(
-            Permission.objects.filter(content_type__app_label="results").values_list(
-                "pk", flat=True
-            )
+            Permission.objects.filter(
+                content_type__app_label="results", content_type__model__in=MOVED
+            ).values_list("pk", flat=True)
         )
         == old_perms
     )
