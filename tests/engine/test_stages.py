@@ -365,3 +365,25 @@ def test_event_level_refusals() -> None:
     with pytest.raises(FormatError) as caught:
         compute_event([StageGames(spec("a", entry={"top": 4}), (QUAL,))])
     assert caught.value.code == "formats.first_top"
+
+
+def test_the_docs_print_the_worked_example() -> None:
+    """docs/scoring.md "Stages" shows the final order computed here, row by row."""
+    from pathlib import Path
+
+    from engine.scoring import format_points
+
+    docs = (Path(__file__).parents[2] / "docs" / "scoring.md").read_text(encoding="utf-8")
+    section = docs[docs.index("## Stages") :]
+    out = example(7)
+    for row in out.final:
+        cells = [str(row.rank), row.player, format_points(row.points), row.last_stage]
+        cells += [
+            format_points(row.stages[n]) if n in row.stages else "" for n in ("qualifying", "final")
+        ]
+        assert "| " + " | ".join(cells).replace("|  |", "| |") in section, cells
+    q = out.stages[0].cumulative
+    for row in q.rows:
+        assert (
+            f"| {row.rank} | {row.player} | {format_points(row.points)} | {row.wins} |" in section
+        )
