@@ -131,7 +131,7 @@ class _ProfileReader:
     def read(self) -> CircuitProfile:
         data = self.data
         if not isinstance(data, Mapping):
-            raise CircuitError("circuit.profile/type", {"fields": ["profile"]})
+            raise CircuitError("circuit.profile", {"variant": "type", "fields": ["profile"]})
         for key in data:
             if key not in _PROFILE_KEYS:
                 self.bad("unknown", str(key))
@@ -143,7 +143,7 @@ class _ProfileReader:
         if self.problems:
             # the first kind of problem, in the reader's order, with every field it hit
             problem, names = next(iter(self.problems.items()))
-            raise CircuitError(f"circuit.profile/{problem}", {"fields": names})
+            raise CircuitError("circuit.profile", {"variant": problem, "fields": names})
         return CircuitProfile(
             places=places,
             categories=MappingProxyType(categories),
@@ -324,21 +324,29 @@ def _check_event(profile: CircuitProfile, event: CircuitEvent) -> None:
             raise CircuitError("circuit.player_twice", {**name, "player": player})
         seen.add(player)
         if rank < 1:
-            raise CircuitError("circuit.rank/low", {**name, "player": player, "rank": rank})
+            raise CircuitError(
+                "circuit.rank", {"variant": "low", **name, "player": player, "rank": rank}
+            )
     sharing = Counter(rank for _, rank in event.ranks)
     for rank, count in sorted(sharing.items()):
         last = rank + count - 1
         if last > event.players:
             variant = "high" if count == 1 else "shared_high"
             raise CircuitError(
-                f"circuit.rank/{variant}",
-                {**name, "rank": rank, "count": count, "field_size": event.players},
+                "circuit.rank",
+                {
+                    **name,
+                    "variant": variant,
+                    "rank": rank,
+                    "count": count,
+                    "field_size": event.players,
+                },
             )
         inside = [r for r in sharing if rank < r <= last]
         if inside:
             raise CircuitError(
-                "circuit.rank/inside",
-                {**name, "rank": inside[0], "tie_rank": rank, "count": count},
+                "circuit.rank",
+                {"variant": "inside", **name, "rank": inside[0], "tie_rank": rank, "count": count},
             )
 
 
@@ -595,16 +603,22 @@ def parse_circuit(data: object) -> tuple[CircuitProfile, tuple[CircuitEvent, ...
     """
     doc = _object(data, "$", ("format", "seed", "profile", "events"))
     if doc.get("format") != FORMAT:
-        raise CircuitError("circuit.document/format", {"value": repr(doc.get("format"))})
+        raise CircuitError(
+            "circuit.document", {"variant": "format", "value": repr(doc.get("format"))}
+        )
     seed = doc.get("seed", 0)
     if type(seed) is not int:
-        raise CircuitError("circuit.document/integer", {"path": "seed", "value": repr(seed)})
+        raise CircuitError(
+            "circuit.document", {"variant": "integer", "path": "seed", "value": repr(seed)}
+        )
     if "profile" not in doc:
-        raise CircuitError("circuit.document/missing", {"path": "profile"})
+        raise CircuitError("circuit.document", {"variant": "missing", "path": "profile"})
     profile = CircuitProfile.parse(_object(doc["profile"], "profile", None))
     raw = doc.get("events")
     if not isinstance(raw, list):
-        raise CircuitError("circuit.document/list", {"path": "events", "value": _kind(raw)})
+        raise CircuitError(
+            "circuit.document", {"variant": "list", "path": "events", "value": _kind(raw)}
+        )
     if len(raw) > LIMITS["events"]:
         raise CircuitError(
             "circuit.too_many_events", {"count": len(raw), "limit": LIMITS["events"]}
@@ -619,13 +633,15 @@ def _kind(value: object) -> str:
 
 def _object(value: object, path: str, keys: tuple[str, ...] | None) -> Mapping[str, object]:
     if not isinstance(value, dict):
-        raise CircuitError("circuit.document/object", {"path": path, "value": _kind(value)})
+        raise CircuitError(
+            "circuit.document", {"variant": "object", "path": path, "value": _kind(value)}
+        )
     if keys is not None:
         unknown = sorted(str(k) for k in value if k not in keys)
         if unknown:
             raise CircuitError(
-                "circuit.document/unknown",
-                {"path": path, "keys": unknown, "allowed": list(keys)},
+                "circuit.document",
+                {"variant": "unknown", "path": path, "keys": unknown, "allowed": list(keys)},
             )
     return value
 
@@ -634,22 +650,26 @@ def _event(value: object, path: str) -> CircuitEvent:
     event = _object(value, path, ("name", "category", "players", "ranks"))
     for key in ("name", "category", "players", "ranks"):
         if key not in event:
-            raise CircuitError("circuit.document/missing", {"path": f"{path}.{key}"})
+            raise CircuitError("circuit.document", {"variant": "missing", "path": f"{path}.{key}"})
     name, category, players = event["name"], event["category"], event["players"]
     if not isinstance(name, str):
-        raise CircuitError("circuit.document/text", {"path": f"{path}.name", "value": _kind(name)})
+        raise CircuitError(
+            "circuit.document", {"variant": "text", "path": f"{path}.name", "value": _kind(name)}
+        )
     if not isinstance(category, str):
         raise CircuitError(
-            "circuit.document/text", {"path": f"{path}.category", "value": _kind(category)}
+            "circuit.document",
+            {"variant": "text", "path": f"{path}.category", "value": _kind(category)},
         )
     if type(players) is not int:
         raise CircuitError(
-            "circuit.document/integer", {"path": f"{path}.players", "value": _kind(players)}
+            "circuit.document",
+            {"variant": "integer", "path": f"{path}.players", "value": _kind(players)},
         )
     ranks = event["ranks"]
     if not isinstance(ranks, list):
         raise CircuitError(
-            "circuit.document/list", {"path": f"{path}.ranks", "value": _kind(ranks)}
+            "circuit.document", {"variant": "list", "path": f"{path}.ranks", "value": _kind(ranks)}
         )
     if len(ranks) > LIMITS["players"]:
         raise CircuitError(
@@ -661,15 +681,19 @@ def _event(value: object, path: str) -> CircuitEvent:
         entry = _object(item, where, ("player", "rank"))
         for key in ("player", "rank"):
             if key not in entry:
-                raise CircuitError("circuit.document/missing", {"path": f"{where}.{key}"})
+                raise CircuitError(
+                    "circuit.document", {"variant": "missing", "path": f"{where}.{key}"}
+                )
         player, rank = entry["player"], entry["rank"]
         if not isinstance(player, str):
             raise CircuitError(
-                "circuit.document/text", {"path": f"{where}.player", "value": _kind(player)}
+                "circuit.document",
+                {"variant": "text", "path": f"{where}.player", "value": _kind(player)},
             )
         if type(rank) is not int:
             raise CircuitError(
-                "circuit.document/integer", {"path": f"{where}.rank", "value": _kind(rank)}
+                "circuit.document",
+                {"variant": "integer", "path": f"{where}.rank", "value": _kind(rank)},
             )
         out.append((player, rank))
     return CircuitEvent(key=name, category=category, players=players, ranks=tuple(out))
