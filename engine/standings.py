@@ -97,8 +97,11 @@ class Metric:
     compute: Callable[[PlayerTally], Decimal]
 
     def show(self, value: Decimal) -> str:
-        """A value as people write it: points with a decimal place, counts without."""
-        return format_points(value) if self.unit == "points" else str(int(value))
+        """A value as people write it: points with a decimal place, counts without (a
+        count carried at a fraction of its weight into a later stage keeps its fraction)."""
+        if self.unit == "points" or value != value.to_integral_value():
+            return format_points(value)
+        return str(int(value))
 
     def order_key(self, tally: PlayerTally) -> Decimal:
         """A key that sorts better players first."""
