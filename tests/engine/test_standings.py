@@ -295,3 +295,13 @@ def test_unknown_player_cannot_be_explained() -> None:
 def test_empty_event() -> None:
     standing = compute_standings([])
     assert standing.rows == () and standing.games == () and standing.profile == "club-v1"
+
+
+def test_a_count_with_a_fraction_keeps_it_when_shown() -> None:
+    """A stage's carry of 0.5 makes counts fractional: 3 wins carried at half are 1.5."""
+    wins = METRICS["wins"]
+    assert (wins.show(Decimal("1.5")), wins.show(Decimal("2")), wins.show(Decimal("2.0"))) == (
+        "1.5",
+        "2",
+        "2",
+    )
