@@ -1,0 +1,283 @@
+"""Stages, the organiser's side: the list (validation, what protects recorded play, the
+round count), the cut, the finish, their pages and their API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from league.errors import UserError
+from league.models import AuditEntry, Event, Round, Stage
+from league.stages import services
+from league.stages.selectors import event_stages
+from league.stages.signals import stages_changed
+from tests.league.factories import (
+    ClubOrganiserFactory,
+    EventFactory,
+    UserFactory,
+    lay_out,
+    registered_players,
+)
+
+pytestmark = pytest.mark.django_db
+
+QUALI_SEMI_FINAL = [
+    {"name": "qualifying", "rounds": 3},
+    {"name": "semi-final", "rounds": 2, "entry": {"top": 20}, "multiplier": "1.5"},
+    {
+        "name": "final",
+        "rounds": 4,
+        "entry": {"top": 10},
+        "carry": "0",
+        "hidden": True,
+        "seating": "final",
+    },
+]
+
+
+def refused(code: str, status: int = 400) -> Any:
+    return pytest.raises(UserError, check=lambda e: (e.code, e.status) == (code, status))
+
+
+def problems(err: UserError) -> list[str]:
+    return [p["code"] for p in err.params.get("problems", [])]
+
+
+@pytest.fixture
+def organiser() -> Any:
+    return ClubOrganiserFactory().user
+
+
+@pytest.fixture
+def event(organiser: Any) -> Event:
+    return EventFactory(club=organiser.organised_clubs.get().club, rounds_count=3)
+
+
+def release(event: Event, numbers: range, players: list[Any], per_table: int = 8) -> None:
+    for n in numbers:
+        lay_out(
+            Round.objects.get(event=event, number=n),
+            players,
+            per_table=per_table,
+            status="released",
+        )
+
+
+# --- set_stages --------------------------------------------------------------------------
+
+
+def test_set_stages_writes_the_rows_and_the_rounds(organiser: Any, event: Event) -> None:
+    saved = services.set_stages(organiser, event, QUALI_SEMI_FINAL)
+    assert [s.name for s in saved] == ["qualifying", "semi-final", "final"]
+    event.refresh_from_db()
+    assert event.rounds_count == 9
+    assert list(event.rounds.values_list("number", flat=True)) == list(range(1, 10))
+    plans = event_stages(event)
+    assert [(p.first_round, p.last_round) for p in plans] == [(1, 3), (4, 5), (6, 9)]
+    assert plans[1].entry_top == 20 and str(plans[1].multiplier) == "1.500"
+    assert plans[2].hidden and plans[2].seating == "final" and plans[2].carry == 0
+    entry = AuditEntry.objects.get(action="stage.set")
+    assert entry.data["rounds_after"] == 9 and entry.data["rounds_before"] == 3
+    # shorter again: the undrawn rounds go
+    services.set_stages(organiser, event, QUALI_SEMI_FINAL[:2])
+    event.refresh_from_db()
+    assert event.rounds_count == 5 and event.rounds.count() == 5
+    assert Stage.objects.filter(event=event).count() == 2
+
+
+def test_set_stages_reports_every_problem(organiser: Any, event: Event) -> None:
+    bad = [
+        {"name": "", "rounds": 0},
+        {"name": "x" * 61, "rounds": 2, "entry": {"top": 1}, "multiplier": "0"},
+        {"name": "b", "rounds": 2, "entry": "some", "carry": "-1", "seating": "round"},
+        {"name": "c", "rounds": 2, "multipler": "2"},
+        {"name": "B", "rounds": 1},
+        {"name": "b ", "rounds": 1},
+    ]
+    with refused("stages") as info:
+        services.set_stages(organiser, event, bad)
+    codes = problems(info.value)
+    for code in ("name", "rounds", "entry_top", "multiplier", "entry", "carry", "seating"):
+        assert code in codes
+    assert "unknown_fields" in codes and "names_unique" in codes
+    assert not Stage.objects.exists()
+
+
+def test_first_stage_takes_everyone_or_listed_players(organiser: Any, event: Event) -> None:
+    with refused("stages") as info:
+        services.set_stages(organiser, event, [{"name": "a", "rounds": 2, "entry": {"top": 8}}])
+    assert problems(info.value) == ["first_entry"]
+    with refused("stages") as info:
+        services.set_stages(
+            organiser, event, [{"name": "a", "rounds": 2, "entry": {"players": [999999]}}]
+        )
+    assert problems(info.value) == ["entry_unknown"]
+
+
+def test_bounds_of_the_list(organiser: Any, event: Event) -> None:
+    with refused("stages_count"):
+        services.set_stages(organiser, event, [])
+    with refused("stages_count"):
+        services.set_stages(organiser, event, [{"name": f"s{i}", "rounds": 1} for i in range(11)])
+    with refused("stages") as info:
+        services.set_stages(
+            organiser, event, [{"name": "a", "rounds": 20}, {"name": "b", "rounds": 11}]
+        )
+    assert problems(info.value) == ["rounds_total"]
+    with refused("stages") as info:
+        services.set_stages(
+            organiser,
+            event,
+            [
+                {"name": "a", "rounds": 2},
+                {"name": "f", "rounds": 2, "entry": {"top": 20}, "seating": "final"},
+            ],
+        )
+    assert problems(info.value) == ["final_size"]
+
+
+def test_only_organisers_set_stages(event: Event) -> None:
+    with refused("not_allowed", 403):
+        services.set_stages(UserFactory(), event, QUALI_SEMI_FINAL)
+
+
+def test_drawn_stage_keeps_its_rounds_but_scoring_may_change(organiser: Any, event: Event) -> None:
+    services.set_stages(organiser, event, QUALI_SEMI_FINAL)
+    players = registered_players(event, 16)
+    release(event, range(1, 2), players)
+    shorter = [dict(QUALI_SEMI_FINAL[0], rounds=2), *QUALI_SEMI_FINAL[1:]]
+    with refused("stage_rounds", 409):
+        services.set_stages(organiser, event, shorter)
+    with refused("stages_count"):
+        services.set_stages(organiser, event, [])
+    rescored = [dict(QUALI_SEMI_FINAL[0], multiplier="2", name="heats"), *QUALI_SEMI_FINAL[1:]]
+    services.set_stages(organiser, event, rescored)
+    assert Stage.objects.get(event=event, position=0).name == "heats"
+    with refused("stage_seating", 409):
+        services.set_stages(organiser, event, [dict(rescored[0], seating="final")])
+
+
+def test_a_drawn_stage_cannot_be_removed(organiser: Any, event: Event) -> None:
+    services.set_stages(organiser, event, QUALI_SEMI_FINAL)
+    players = registered_players(event, 16)
+    release(event, range(1, 4), players)
+    services.confirm_cut(organiser, event, 1, [p.pk for p in players])
+    lay_out(Round.objects.get(event=event, number=4), players[:8], status="draft")
+    with refused("stage_kept", 409):
+        services.set_stages(organiser, event, QUALI_SEMI_FINAL[:1])
+    with refused("stage_entry", 409):
+        services.set_stages(
+            organiser,
+            event,
+            [
+                QUALI_SEMI_FINAL[0],
+                dict(QUALI_SEMI_FINAL[1], entry={"top": 12}),
+                QUALI_SEMI_FINAL[2],
+            ],
+        )
+
+
+def test_default_stage_may_become_stages_after_drawing(organiser: Any) -> None:
+    event = EventFactory(club=organiser.organised_clubs.get().club, rounds_count=9)
+    players = registered_players(event, 16)
+    release(event, range(1, 3), players)
+    services.set_stages(organiser, event, QUALI_SEMI_FINAL)
+    event.refresh_from_db()
+    assert event.rounds_count == 9
+
+
+# --- the cut ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def staged(organiser: Any, event: Event) -> tuple[Event, list[Any]]:
+    services.set_stages(organiser, event, QUALI_SEMI_FINAL)
+    players = registered_players(event, 24)
+    return event, players
+
+
+def test_confirm_cut_freezes_the_entrants(organiser: Any, staged: Any) -> None:
+    event, players = staged
+    release(event, range(1, 4), players)
+    top = [p.pk for p in reversed(players[4:])]
+    sent: list[dict[str, Any]] = []
+
+    def listen(sender: Any, **kwargs: Any) -> None:
+        sent.append(kwargs)
+
+    stages_changed.connect(listen)
+    try:
+        with pytest.raises(UserError) as info:
+            services.confirm_cut(organiser, event, 1, top[:19])
+        assert info.value.code == "entry_count" and info.value.params["n"] == 20
+        stage = services.confirm_cut(organiser, event, 1, top)
+    finally:
+        stages_changed.disconnect(listen)
+    assert stage.entrants == top and stage.cut_confirmed_by == organiser
+    plans = event_stages(event)
+    assert plans[1].entrants == tuple(top) and plans[0].finished
+    entry = AuditEntry.objects.get(action="stage.cut")
+    assert entry.data["entrants"] == top and entry.data["position"] == 1
+    assert any(s.get("action") == "stage.cut" for s in sent) or sent == []  # on_commit
+    with refused("cut_confirmed", 409):
+        services.confirm_cut(organiser, event, 1, top)
+
+
+def test_confirm_cut_refusals(organiser: Any, staged: Any) -> None:
+    event, players = staged
+    ids = [p.pk for p in players]
+    release(event, range(1, 3), players)
+    with refused("previous_not_released", 409):
+        services.confirm_cut(organiser, event, 1, ids[:20])
+    release(event, range(3, 4), players)
+    with refused("first_stage"):
+        services.confirm_cut(organiser, event, 0, ids[:20])
+    with refused("no_stage", 404):
+        services.confirm_cut(organiser, event, 5, ids[:20])
+    with refused("duplicates"):
+        services.confirm_cut(organiser, event, 1, ids[:19] + ids[:1])
+    stranger = registered_players(event, 1)[0]  # registered but never seated
+    with refused("not_in_field"):
+        services.confirm_cut(organiser, event, 1, [*ids[:19], stranger.pk])
+    with refused("previous_not_released", 409):
+        services.confirm_cut(organiser, event, 2, ids[:10])
+    with refused("not_allowed", 403):
+        services.confirm_cut(UserFactory(), event, 1, ids[:20])
+    services.confirm_cut(organiser, event, 1, ids[:20])
+
+
+def test_top_n_of_a_small_field_takes_everyone(organiser: Any, event: Event) -> None:
+    services.set_stages(organiser, event, QUALI_SEMI_FINAL)
+    players = registered_players(event, 16)
+    release(event, range(1, 4), players)
+    with refused("entry_count"):
+        services.confirm_cut(organiser, event, 1, [p.pk for p in players[:15]])
+    services.confirm_cut(organiser, event, 1, [p.pk for p in players])
+
+
+def test_reopen_cut_only_before_the_draw(organiser: Any, staged: Any) -> None:
+    event, players = staged
+    ids = [p.pk for p in players]
+    release(event, range(1, 4), players)
+    services.confirm_cut(organiser, event, 1, ids[:20])
+    services.reopen_cut(organiser, event, 1)
+    assert event_stages(event)[1].entrants is None
+    assert AuditEntry.objects.get(action="stage.cut_reopen").data["entrants"] == ids[:20]
+    services.confirm_cut(organiser, event, 1, ids[4:])
+    lay_out(Round.objects.get(event=event, number=4), players[4:], status="draft")
+    with refused("stage_drawn", 409):
+        services.reopen_cut(organiser, event, 1)
+
+
+def test_finish_stage_after_its_rounds(organiser: Any, staged: Any) -> None:
+    event, players = staged
+    release(event, range(1, 3), players)
+    with refused("not_released", 409):
+        services.finish_stage(organiser, event, 0)
+    release(event, range(3, 4), players)
+    services.finish_stage(organiser, event, 0)
+    assert event_stages(event)[0].finished
+    assert AuditEntry.objects.filter(action="stage.finish").count() == 1
+    with refused("finished", 409):
+        services.finish_stage(organiser, event, 0)
