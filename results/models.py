@@ -153,6 +153,18 @@ class SeasonStanding(models.Model):
         indexes = [models.Index(fields=["season", "-points"], name="season_standing_points")]
 
 
+class SeasonCircuit(models.Model):
+    """Where a season's circuit standing stands: when it was last computed and what kept
+    it from being computed (``warnings``: the engine's refusals as ``{"code", "params"}``,
+    shown in the reader's language on the season page; empty when all went well)."""
+
+    season = models.OneToOneField(
+        Season, on_delete=models.CASCADE, primary_key=True, related_name="circuit_state"
+    )
+    warnings = models.JSONField(default=list, blank=True)
+    computed_at = models.DateTimeField(null=True, blank=True)
+
+
 class ScoredGame(models.Model):
     """A released game the pipeline has taken into account, and from which version.
 

@@ -5,13 +5,20 @@ Receivers of :data:`games.signals.results_pending` and
 the confirming transaction, so the flag commits with the result and a lost task is always
 visible (and healed later); the second, after the commit, enqueues the recomputation.
 And of :data:`league.events.signals.event_season_changed`: the seasons' totals again.
+And of an event's save (Django's ``post_save``, connected here): an event of a season
+ranked as a circuit finished, reopened or changed category, so the circuit again.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+
 from games.models import Game
+from league.models import Event, Season
 from league.outages import enqueue
 from results.pipeline.standings import mark_event_stale
 from results.tasks import process_game_results, recompute_season_totals
@@ -39,3 +46,19 @@ def enqueue_season_totals(sender: Any, event_id: int, seasons: set[int], **kwarg
     seasons' totals again (a lost task: ``manage.py rebuild_results`` settles them)."""
     if seasons:
         enqueue(recompute_season_totals, sorted(seasons))
+
+
+#: The event fields a circuit standing reads (its season's, its status, its category).
+CIRCUIT_FIELDS = frozenset({"status", "circuit_category", "season"})
+
+
+@receiver(post_save, sender=Event, dispatch_uid="results.circuit_event_saved")
+def enqueue_circuit(sender: Any, instance: Event, update_fields: Any = None, **kwargs: Any) -> None:
+    """An event of a circuit season saved with what the circuit reads (a whole save may
+    have changed any of it): its season's totals and circuit again, after the commit."""
+    if update_fields is not None and not CIRCUIT_FIELDS & set(update_fields):
+        return
+    season_id = instance.season_id
+    if season_id is None or not Season.objects.filter(pk=season_id, circuit__isnull=False).exists():
+        return
+    transaction.on_commit(lambda: enqueue(recompute_season_totals, [season_id]))

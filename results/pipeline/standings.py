@@ -198,8 +198,7 @@ def recompute_season(season_id: int, players: Iterable[int] | None = None) -> No
         ],
         batch_size=2000,
     )
-    if Season.objects.filter(pk=season_id, circuit__isnull=False).exists():
-        recompute_circuit(season_id)
+    recompute_circuit(season_id)  # a season without a circuit: its circuit columns cleared
 
 
 def _share_event(event_id: int) -> None:
