@@ -34,6 +34,8 @@ from league.events import lifecycle, selectors
 from league.events.models import DRAWN_ROUND_STATUSES, Event, Registration, Round, Seat, Table
 from league.events.services import RELIEF_PERCENT, allowed_table_sizes, lock_event
 from league.i18n import draw_note_text, note
+from league.stages.models import EntryKind
+from league.stages.selectors import event_stages, stage_of_round
 
 log = logging.getLogger(__name__)
 
@@ -142,9 +144,7 @@ def build_input(
         )
     if len(fixed) != from_round - 1:
         raise DrawRefused("league.draw.order")
-    regs = list(Registration.objects.filter(event=event, status=Registration.Status.REGISTERED))
-    if checked_in_only:
-        regs = [r for r in regs if r.checked_in_at is not None]
+    regs = stage_registrations(event, from_round, checked_in_only=checked_in_only)
     if not regs:
         raise DrawRefused(
             "league.draw.no_checked_in" if checked_in_only else "league.draw.no_players"
@@ -200,6 +200,25 @@ def build_input(
         kept=kept,
         warnings=[kept_note(kept)] if kept else [],
     )
+
+
+def stage_registrations(
+    event: Event, from_round: int, *, checked_in_only: bool = True
+) -> list[Registration]:
+    """The registrations a draw from ``from_round`` seats: a later stage's frozen entrants
+    (still registered; check-in is the first stage's), or for the first stage the
+    registered players (its listed ones, if it lists them), checked in if asked."""
+    stage = stage_of_round(event_stages(event), from_round)
+    regs = list(Registration.objects.filter(event=event, status=Registration.Status.REGISTERED))
+    if stage.position > 0:
+        entrants = set(stage.entrants or ())
+        return [r for r in regs if r.player_id in entrants]
+    if stage.entry_kind == EntryKind.PLAYERS:
+        listed = set(stage.entry_players)
+        regs = [r for r in regs if r.player_id in listed]
+    if checked_in_only:
+        regs = [r for r in regs if r.checked_in_at is not None]
+    return regs
 
 
 def kept_note(kept: Sequence[lifecycle.KeptTable]) -> Note:

@@ -29,6 +29,8 @@ from league.events.selectors import avoid_pairs, referee_conflicts
 from league.events.services import OPEN_STATUSES, change_event_status, lock_event
 from league.i18n import note
 from league.permissions import Viewer
+from league.stages.models import StageSeating
+from league.stages.selectors import StagePlan, event_stages, stage_of_round
 
 
 @transaction.atomic
@@ -41,22 +43,33 @@ def request_draw(
     seed: int | None = None,
     checked_in_only: bool = True,
 ) -> DrawJob:
-    """Queue a draw of rounds ``from_round``..``to_round`` (default: all remaining).
+    """Queue a draw of rounds ``from_round``..``to_round`` (default: to the end of the
+    stage of ``from_round``: a draw never spans two stages).
 
     Earlier rounds must be drawn (they stay as they are and the draw takes their
     meetings into account); the rounds drawn must not be released; rounds after
     ``to_round`` must not be drawn yet. Drawing over draft or confirmed rounds replaces
-    them — that is "redraw from round k" after withdrawals.
+    them — that is "redraw from round k" after withdrawals. A later stage is drawn once
+    its cut is confirmed, among its entrants; a final table is seated by its design
+    (:func:`league.draws.final_table.draw_final_table`), not drawn.
     """
     require(perms.can_manage_event(actor, event))
     event = lock_event(event)
-    to_round = to_round or event.rounds_count
+    if not 1 <= from_round <= event.rounds_count:
+        raise UserError(
+            _("Choose rounds between 1 and %(n)s."),
+            code="rounds",
+            params={"n": event.rounds_count},
+        )
+    stage = stage_of_round(event_stages(event), from_round)
+    to_round = to_round or stage.last_round
     if not 1 <= from_round <= to_round <= event.rounds_count:
         raise UserError(
             _("Choose rounds between 1 and %(n)s."),
             code="rounds",
             params={"n": event.rounds_count},
         )
+    check_stage_drawable(stage, to_round)
     if event.status not in OPEN_STATUSES:
         raise UserError(
             _("Open registration before drawing (the event is %(status)s)."),
@@ -116,6 +129,31 @@ def request_draw(
     job_id = job.pk
     transaction.on_commit(lambda: _start_draw(job_id))
     return job
+
+
+def check_stage_drawable(stage: StagePlan, to_round: int) -> None:
+    """Refuse a draw of ``stage`` up to ``to_round`` that crosses its end, comes before
+    its cut, or is the final table (seated by its design)."""
+    if to_round > stage.last_round:
+        raise UserError(
+            _("A draw stays within one stage: “%(stage)s” ends with round %(last)s."),
+            code="stage_boundary",
+            params={"stage": stage.name, "last": stage.last_round},
+        )
+    if stage.seating == StageSeating.FINAL:
+        raise UserError(
+            _("“%(stage)s” is one final table: seat it with the final table's design."),
+            code="final_table",
+            params={"stage": stage.name},
+            status=409,
+        )
+    if stage.needs_cut:
+        raise UserError(
+            _("Confirm the cut before “%(stage)s” first: its players are not known yet."),
+            code="cut_needed",
+            params={"stage": stage.name},
+            status=409,
+        )
 
 
 def _start_draw(job_id: int) -> None:
