@@ -1,8 +1,9 @@
 """An event's standings and its season's totals, from the event's released games.
 
-:func:`recompute_event` loads the event's confirmed records in one pass, scores them with
-the event's profile and ranks them by its ladder (``engine.scoring`` /
-``engine.standings``), and writes the rows with bulk inserts inside one transaction,
+:func:`recompute_event` loads the event's confirmed records in one pass, scores them stage
+by stage (:mod:`results.pipeline.stages`: ``engine.standings`` for a one-stage event,
+``engine.formats.stages`` otherwise), and writes the rows — the public final order and
+every computed stage's cumulative standing — with bulk inserts inside one transaction,
 under a lock on the event's :class:`~results.models.EventResults` row; then the season's
 totals (:func:`recompute_season`). Idempotent: an unchanged recomputation writes nothing.
 """
@@ -14,21 +15,16 @@ import json
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from decimal import Decimal
 from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Count, Sum
 from django.utils import timezone
 
-from engine.errors import EngineError
-from engine.record import parse_record
-from engine.scoring import format_points, get_profile, summarize
-from engine.standings import DEFAULT_PRECEDENCE, compute_standings
-from league.models import Event, Player, Season
-from results.models import EventResults, EventStanding, SeasonStanding
+from league.models import Event, Season
+from results.models import EventResults, EventStanding, SeasonStanding, StageStanding
 from results.pipeline.circuit import recompute_circuit
-from results.pipeline.rated import released_versions
+from results.pipeline.stages import StageResult, compute, load
 
 log = logging.getLogger(__name__)
 
@@ -39,10 +35,6 @@ class EventReport:
     changed: bool
     games: int = 0
     warnings: list[dict[str, Any]] = field(default_factory=list)  # [{"code", "params"}]
-
-
-def _dec(value: Decimal) -> str:
-    return format_points(value)
 
 
 def recompute_event(
@@ -64,76 +56,21 @@ def recompute_event(
         if only_if_stale and not state.stale and not force:
             return EventReport(event_id, False)
         event = Event.objects.select_related("season").get(pk=event_id)
-        versions = list(
-            released_versions()
-            .filter(game__table__round__event_id=event_id)
-            .order_by("game__table__round__number", "game__table__number", "game_id")
-            .values_list("game_id", "record")
-        )
-        warnings: list[dict[str, Any]] = []  # stored as codes and params, shown translated
-        summaries = []
-        for game_id, record in versions:
-            try:
-                summaries.append(summarize(parse_record(record), str(game_id)))
-            except (EngineError, ValueError) as e:  # a confirmed record always parses
-                log.error("game %s: record does not parse: %s", game_id, e)
-                warnings.append({"code": "results.record_skipped", "params": {"game": game_id}})
-        profile = get_profile(event.scoring_profile or "club-v1")
-        precedence = tuple(event.tiebreak_precedence or DEFAULT_PRECEDENCE)
-        standings = compute_standings(summaries, profile, precedence, seed=state.seed)
-        warnings.extend({"code": w.code, "params": dict(w.params)} for w in standings.warnings)
-        ids = dict(
-            Player.objects.filter(handle__in=[r.player for r in standings.rows]).values_list(
-                "handle", "pk"
-            )
-        )
-        rows = []
-        for position, row in enumerate(standings.rows, start=1):
-            above: dict[str, Any] = {}
-            if position < len(standings.rows):
-                ex = standings.explain(row.player, standings.rows[position].player)
-                above = {
-                    "metric": ex.metric,
-                    "higher": None if ex.higher_value is None else str(ex.higher_value),
-                    "lower": None if ex.lower_value is None else str(ex.lower_value),
-                    "level_on": list(ex.level_on),
-                }
-            rows.append(
-                {
-                    "position": position,
-                    "handle": row.player,
-                    "player_id": ids.get(row.player),
-                    "rank": row.rank,
-                    "tied": row.tied,
-                    "points": _dec(row.points),
-                    "wins": row.wins,
-                    "games": row.games,
-                    "awards": _dec(row.awards),
-                    "ci": _dec(row.ci),
-                    "metrics": {k: str(v) for k, v in row.metrics.items()},
-                    "above_next": above,
-                    "items": [
-                        {
-                            "game": int(i.game),
-                            "kind": i.kind,
-                            "points": _dec(i.points),
-                            "code": i.code,
-                            "params": dict(i.params),
-                        }
-                        for i in row.items
-                    ],
-                }
-            )
+        computed = compute(load(event), state.seed)
+        if computed.error is not None:
+            return _refused(state, computed)
+        rows, stage_rows, warnings = computed.rows, computed.stage_rows, computed.warnings
         digest = hashlib.sha256(
             json.dumps(
-                [standings.profile, list(standings.precedence), rows, warnings], sort_keys=True
+                [computed.profile, computed.precedence, rows, stage_rows, warnings],
+                sort_keys=True,
             ).encode()
         ).hexdigest()
-        never_had_rows = not rows and not state.digest
+        never_had_rows = not rows and not stage_rows and not state.digest
         report = EventReport(
             event_id,
             force or (digest != state.digest and not never_had_rows),
-            len(versions),
+            computed.games,
             warnings,
         )
         if not report.changed and not state.stale:
@@ -148,11 +85,15 @@ def recompute_event(
             EventStanding.objects.bulk_create(
                 [EventStanding(event_id=event_id, **r) for r in rows], batch_size=1000
             )
+            StageStanding.objects.filter(event_id=event_id).delete()
+            StageStanding.objects.bulk_create(
+                [StageStanding(event_id=event_id, **r) for r in stage_rows], batch_size=1000
+            )
             state.version += 1
             state.digest = digest
-            state.profile = standings.profile
-            state.precedence = list(standings.precedence)
-            state.games = len(versions)
+            state.profile = computed.profile
+            state.precedence = computed.precedence
+            state.games = computed.games
             state.players = len(rows)
             state.warnings = warnings
             if season and event.season_id is not None:
@@ -164,6 +105,23 @@ def recompute_event(
         state.computed_at = timezone.now()
         state.save()
     return report
+
+
+def _refused(state: EventResults, computed: StageResult) -> EventReport:
+    """The engine refused the event's stages (a player seated outside a cut, a stage it
+    cannot compute): the standings written before stay, the refusal is the warning the
+    organisers see, and the digest no longer matches any rows, so the next good
+    computation writes everything again."""
+    assert computed.error is not None
+    warnings = [*computed.warnings, computed.error]
+    state.warnings = warnings
+    state.digest = hashlib.sha256(json.dumps(computed.error, sort_keys=True).encode()).hexdigest()
+    state.version += 1
+    state.stale = False
+    state.stale_since = None
+    state.computed_at = timezone.now()
+    state.save()
+    return EventReport(state.pk, False, computed.games, warnings)
 
 
 def recompute_season(season_id: int, players: Iterable[int] | None = None) -> None:
