@@ -10,4 +10,5 @@ urlpatterns = [
     path("", include("league.clubs.urls")),
     path("", include("league.events.urls")),
     path("", include("league.draws.urls")),
+    path("", include("league.stages.urls")),
 ]

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from league.events.models import Event
+from league.clubs.models import Player
+from league.events.models import Event, Round, Seat
 from league.stages.models import EntryKind, Stage, StageSeating
 
 #: The name of the one stage of an event without stage rows.
@@ -108,3 +109,83 @@ def stage_of_round(stages: list[StagePlan], number: int) -> StagePlan:
         if plan.first_round <= number <= plan.last_round:
             return plan
     return stages[-1]
+
+
+@dataclass(frozen=True)
+class StageRow:
+    """One stage on the organiser's pages: its plan, where its rounds are, its cut with
+    the players' names, and what may be done with it now."""
+
+    plan: StagePlan
+    #: rounds of the stage that have tables / that are released
+    drawn: int
+    released: int
+    #: the frozen cut, in its order (players; None: not confirmed)
+    entrants: list[Player] | None
+    #: the listed players of a ``players`` entry
+    listed: list[Player]
+    #: the stage just before, all released: its cut may be confirmed now
+    cut_ready: bool
+
+    @property
+    def rounds(self) -> int:
+        return len(self.plan.round_numbers)
+
+    @property
+    def all_released(self) -> bool:
+        return self.released == self.rounds
+
+    @property
+    def can_finish(self) -> bool:
+        return self.plan.pk is not None and not self.plan.finished and self.all_released
+
+    @property
+    def can_reopen_cut(self) -> bool:
+        return self.plan.entrants is not None and self.drawn == 0
+
+    @property
+    def final_table(self) -> bool:
+        return self.plan.seating == StageSeating.FINAL
+
+
+def stage_rows(event: Event) -> list[StageRow]:
+    """The event's stages as the stages and draw pages show them."""
+    plans = event_stages(event)
+    statuses = dict(Round.objects.filter(event=event).values_list("number", "status"))
+    wanted = {p for plan in plans for p in (*(plan.entrants or ()), *plan.entry_players)}
+    players = Player.objects.in_bulk(wanted)
+    rows = []
+    for i, plan in enumerate(plans):
+        numbers = list(plan.round_numbers)
+        before = plans[i - 1] if i else None
+        rows.append(
+            StageRow(
+                plan=plan,
+                drawn=sum(statuses.get(n, Round.Status.NONE) != Round.Status.NONE for n in numbers),
+                released=sum(statuses.get(n) == Round.Status.RELEASED for n in numbers),
+                entrants=None
+                if plan.entrants is None
+                else [players[p] for p in plan.entrants if p in players],
+                listed=[players[p] for p in plan.entry_players if p in players],
+                cut_ready=before is not None
+                and all(statuses.get(n) == Round.Status.RELEASED for n in before.round_numbers),
+            )
+        )
+    return rows
+
+
+def has_stages(event: Event) -> bool:
+    """Whether the organiser set stages (an event without rows is one default stage)."""
+    return Stage.objects.filter(event=event).exists()
+
+
+def final_table_games(event: Event, plan: StagePlan) -> list[tuple[Round, list[Seat]]]:
+    """The final table's games: each round of the stage with its seats in seat order."""
+    rounds = Round.objects.filter(event=event, number__in=list(plan.round_numbers)).order_by(
+        "number"
+    )
+    seats = Seat.objects.filter(round__in=rounds).select_related("player", "table")
+    by_round: dict[int, list[Seat]] = {}
+    for seat in seats.order_by("table__number", "number"):
+        by_round.setdefault(seat.round_id, []).append(seat)
+    return [(r, by_round.get(r.pk, [])) for r in rounds]

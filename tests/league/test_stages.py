@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.urls import reverse
 
 from league.errors import UserError
 from league.models import AuditEntry, Event, Round, Stage
@@ -281,3 +282,151 @@ def test_finish_stage_after_its_rounds(organiser: Any, staged: Any) -> None:
     assert AuditEntry.objects.filter(action="stage.finish").count() == 1
     with refused("finished", 409):
         services.finish_stage(organiser, event, 0)
+
+
+# --- pages -----------------------------------------------------------------------------------
+
+
+def formset_data(rows: list[dict[str, Any]], initial: int = 0) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "stages-TOTAL_FORMS": str(len(rows)),
+        "stages-INITIAL_FORMS": str(initial),
+        "stages-MIN_NUM_FORMS": "0",
+        "stages-MAX_NUM_FORMS": "10",
+    }
+    for i, row in enumerate(rows):
+        for key, value in row.items():
+            if value is True:
+                data[f"stages-{i}-{key}"] = "on"
+            elif value is not False:
+                data[f"stages-{i}-{key}"] = str(value)
+    return data
+
+
+ROW = {"multiplier": "1", "carry": "1", "entry_kind": "all", "seating": "draw"}
+
+
+@pytest.mark.parametrize(
+    ("role", "status"),
+    [
+        ("organiser", 200),
+        ("admin", 200),
+        ("other_organiser", 403),
+        ("staff", 403),
+        ("referee", 403),
+        ("player", 403),
+        ("stranger", 403),
+        ("anonymous", 302),
+    ],
+)
+def test_stages_page_is_for_organisers(cast: Any, client: Any, role: str, status: int) -> None:
+    user = cast.user(role)
+    if user is not None:
+        client.force_login(user)
+    url = reverse("event-stages", args=[cast.event.pk])
+    assert client.get(url).status_code == status
+    response = client.post(url, formset_data([dict(ROW, name="one", rounds=3)]))
+    assert response.status_code == (302 if status == 200 else status)
+    assert Stage.objects.exists() == (status == 200)
+
+
+def test_stages_page_missing_event_is_404(organiser: Any, client: Any) -> None:
+    client.force_login(organiser)
+    assert client.get(reverse("event-stages", args=[999999])).status_code == 404
+
+
+def test_stages_page_default_row_then_the_list(organiser: Any, event: Event, client: Any) -> None:
+    client.force_login(organiser)
+    url = reverse("event-stages", args=[event.pk])
+    page = client.get(url)
+    text = page.content.decode()
+    assert 'value="3 rounds"' in text and "no-stages" in text
+    assert reverse("event-stages", args=[event.pk]) in text  # the nav's link
+    rows = [
+        dict(ROW, name="qualifying", rounds=3),
+        dict(ROW, name="semi", rounds=2, entry_kind="top", entry_top=20, multiplier="1.5"),
+        dict(
+            ROW,
+            name="final",
+            rounds=4,
+            entry_kind="top",
+            entry_top=10,
+            seating="final",
+            hidden=True,
+        ),
+    ]
+    response = client.post(url, formset_data(rows, initial=1))
+    assert response.status_code == 302 and response["Location"] == url
+    event.refresh_from_db()
+    assert event.rounds_count == 9
+    text = client.get(url).content.decode()
+    assert "the best 20 of the standing" in text and "Seat plan" in text
+    assert reverse("stage-seat-plan", args=[event.pk, 2]) in text
+    # a row removed, one added
+    rows[1]["DELETE"] = True
+    rows.append(dict(ROW, name="extra", rounds=1))
+    response = client.post(url, formset_data(rows, initial=3))
+    assert response.status_code == 302
+    assert list(Stage.objects.filter(event=event).values_list("name", flat=True)) == [
+        "qualifying",
+        "final",
+        "extra",
+    ]
+
+
+def test_stages_page_shows_the_refusal_and_keeps_the_rows(
+    organiser: Any, event: Event, client: Any
+) -> None:
+    client.force_login(organiser)
+    url = reverse("event-stages", args=[event.pk])
+    rows = [dict(ROW, name="a", rounds=20), dict(ROW, name="b", rounds=11)]
+    response = client.post(url, formset_data(rows))
+    assert response.status_code == 400
+    text = response.content.decode()
+    assert "stages-error" in text and "at most 30" in text and 'value="11"' in text
+    assert not Stage.objects.exists()
+    # a typing error stays beside its field
+    response = client.post(url, formset_data([dict(ROW, name="a", rounds=2, entry_kind="top")]))
+    assert response.status_code == 200 and "Say how many" in response.content.decode()
+    response = client.post(
+        url,
+        formset_data(
+            [dict(ROW, name="a", rounds=2, entry_kind="players", entry_players="nobody-here")]
+        ),
+    )
+    assert "Not registered for this event: nobody-here" in response.content.decode()
+
+
+def test_stages_page_lists_players_by_handle(organiser: Any, event: Event, client: Any) -> None:
+    players = registered_players(event, 9)
+    client.force_login(organiser)
+    url = reverse("event-stages", args=[event.pk])
+    handles = ", ".join(p.handle for p in players[:8])
+    client.post(
+        url,
+        formset_data([dict(ROW, name="a", rounds=2, entry_kind="players", entry_players=handles)]),
+    )
+    assert event_stages(event)[0].entry_players == tuple(p.pk for p in players[:8])
+    assert players[0].display_name in client.get(url).content.decode()
+
+
+def test_cut_shown_then_reopened_and_stage_finished_from_the_page(
+    organiser: Any, staged: Any, client: Any
+) -> None:
+    event, players = staged
+    release(event, range(1, 4), players)
+    client.force_login(organiser)
+    url = reverse("event-stages", args=[event.pk])
+    text = client.get(url).content.decode()
+    assert "Not confirmed yet" in text and "finish-0" in text
+    services.confirm_cut(organiser, event, 1, [p.pk for p in players[:20]])
+    text = client.get(url).content.decode()
+    assert "Confirmed: 20 players" in text and text.index(players[0].display_name) < text.index(
+        players[19].display_name
+    )
+    assert "finish-0" not in text  # the cut finished the qualifying
+    response = client.post(reverse("stage-reopen-cut", args=[event.pk, 1]))
+    assert response.status_code == 302 and event_stages(event)[1].entrants is None
+    stranger = UserFactory()
+    client.force_login(stranger)
+    assert client.post(reverse("stage-finish", args=[event.pk, 1])).status_code == 403
