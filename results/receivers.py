@@ -6,7 +6,8 @@ the confirming transaction, so the flag commits with the result and a lost task 
 visible (and healed later); the second, after the commit, enqueues the recomputation.
 And of :data:`league.events.signals.event_season_changed`: the seasons' totals again.
 And of an event's save (Django's ``post_save``, connected here): an event of a season
-ranked as a circuit finished, reopened or changed category, so the circuit again.
+ranked as a circuit finished, reopened or changed category, so the circuit again; and of
+:data:`league.clubs.circuits.season_circuit_changed` (connected here): likewise.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from games.models import Game
+from league.clubs.circuits import season_circuit_changed
 from league.models import Event, Season
 from league.outages import enqueue
 from results.pipeline.standings import mark_event_stale
@@ -62,3 +64,9 @@ def enqueue_circuit(sender: Any, instance: Event, update_fields: Any = None, **k
     if season_id is None or not Season.objects.filter(pk=season_id, circuit__isnull=False).exists():
         return
     transaction.on_commit(lambda: enqueue(recompute_season_totals, [season_id]))
+
+
+@receiver(season_circuit_changed, dispatch_uid="results.season_circuit_changed")
+def enqueue_circuit_season(sender: Any, season_id: int, **kwargs: Any) -> None:
+    """After commit: a season's circuit profile changed; rank the season again."""
+    enqueue(recompute_season_totals, [season_id])

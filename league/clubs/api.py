@@ -21,11 +21,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from league import permissions as perms
+from league.clubs import circuits, services
 from league.clubs import invitations as inv
 from league.clubs import serializers as s
-from league.clubs import services
 from league.clubs.mail import send_invitation
-from league.clubs.models import Club, Invitation, League, Player, Season
+from league.clubs.models import CircuitProfile, Club, Invitation, League, Player, Season
 from league.clubs.services import create_player
 from league.errors import UserError, require
 from league.names import name_filter
@@ -160,7 +160,9 @@ class LeagueViewSet(
 ):
     """Leagues and their seasons; a club's organisers create and rename its leagues."""
 
-    queryset = League.objects.select_related("club").prefetch_related("seasons").order_by("name")
+    queryset = (
+        League.objects.select_related("club").prefetch_related("seasons__circuit").order_by("name")
+    )
     serializer_class = s.LeagueSerializer
     permission_classes = [IsAuthenticatedOrReadOnly]
     lookup_field = "slug"
@@ -195,13 +197,69 @@ class LeagueViewSet(
         )
         return Response(s.LeagueSerializer(self.get_queryset().get(pk=league.pk)).data)
 
+    @extend_schema(methods=["get"], responses=s.CircuitProfileSerializer(many=True))
+    @extend_schema(
+        methods=["post"],
+        request=s.CircuitInputSerializer,
+        responses={201: s.CircuitProfileSerializer, **EVENT_ERRORS},
+    )
+    @action(detail=True, methods=["get", "post"], permission_classes=[IsAuthenticatedOrReadOnly])
+    def circuits(self, request: Request, slug: str) -> Response:
+        """The league's circuit profiles, every version (newest first by name); a new
+        profile (its version 1; the league's club's organisers)."""
+        league: League = self.get_object()
+        if request.method == "GET":
+            versions = CircuitProfile.objects.filter(league=league).select_related("league")
+            return Response(s.CircuitProfileSerializer(versions[:1000], many=True).data)
+        data = valid(s.CircuitInputSerializer, request)
+        if not data.get("slug"):
+            raise UserError(_("slug is required"), code="required")
+        made = circuits.create_circuit(
+            request.user, league, slug=data["slug"], data=data["profile"]
+        )
+        return Response(s.CircuitProfileSerializer(made).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        methods=["get"], responses={200: s.CircuitProfileSerializer, 404: ErrorSerializer}
+    )
+    @extend_schema(
+        methods=["post"],
+        request=s.CircuitInputSerializer,
+        responses={
+            201: s.CircuitProfileSerializer,
+            200: s.CircuitProfileSerializer,
+            **EVENT_ERRORS,
+        },
+    )
+    @action(
+        detail=True,
+        methods=["get", "post"],
+        url_path=r"circuits/(?P<circuit>[-\w]{1,70})",
+        permission_classes=[IsAuthenticatedOrReadOnly],
+    )
+    def circuit(self, request: Request, slug: str, circuit: str) -> Response:
+        """``GET``: one version by its key (``slug-vN``) or the newest by its name;
+        ``POST`` (name or key): the next version (200 and the newest when nothing changed)."""
+        league: League = self.get_object()
+        versions = CircuitProfile.objects.filter(league=league).select_related("league")
+        found = versions.filter(slug=circuit).order_by("-version").first()
+        if found is None:
+            found = circuits.circuit_by_key(league, circuit)
+        assert found is not None  # a key was given
+        if request.method == "GET":
+            return Response(s.CircuitProfileSerializer(found).data)
+        data = valid(s.CircuitInputSerializer, request)
+        made = circuits.new_circuit_version(request.user, found, data=data["profile"])
+        code = status.HTTP_200_OK if made.pk == found.pk else status.HTTP_201_CREATED
+        return Response(s.CircuitProfileSerializer(made).data, status=code)
+
 
 class SeasonViewSet(
     mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Season]
 ):
     """Seasons of the leagues; a league's club's organisers create and change them."""
 
-    queryset = Season.objects.select_related("league").order_by("-starts_on", "pk")
+    queryset = Season.objects.select_related("league", "circuit").order_by("-starts_on", "pk")
     serializer_class = s.SeasonDetailSerializer
     permission_classes = [IsAuthenticatedOrReadOnly]
     lookup_value_regex = r"[0-9]{1,18}"
@@ -214,6 +272,8 @@ class SeasonViewSet(
         league = data.pop("league", None)
         if league is None:
             raise UserError(_("league is required"), code="required")
+        if "circuit" in data:
+            data["circuit"] = circuits.circuit_by_key(league, data["circuit"])
         season = services.save_season(request.user, league, **data)
         return Response(s.SeasonDetailSerializer(season).data, status=status.HTTP_201_CREATED)
 
@@ -226,6 +286,9 @@ class SeasonViewSet(
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
         data.pop("league", None)
+        extra = {}
+        if "circuit" in data:
+            extra["circuit"] = circuits.circuit_by_key(season.league, data["circuit"])
         season = services.save_season(
             request.user,
             season.league,
@@ -233,5 +296,6 @@ class SeasonViewSet(
             name=data.get("name", season.name),
             starts_on=data.get("starts_on", season.starts_on),
             ends_on=data.get("ends_on", season.ends_on),
+            **extra,
         )
         return Response(s.SeasonDetailSerializer(season).data)

@@ -12,11 +12,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from league import permissions as perms
+from league.clubs import circuits, services
 from league.clubs import invitations as inv
-from league.clubs import services
-from league.clubs.forms import ClubForm, InvitationForm, LeagueForm, SeasonForm
+from league.clubs.forms import CircuitForm, ClubForm, InvitationForm, LeagueForm, SeasonForm
 from league.clubs.mail import send_invitation
-from league.clubs.models import Club, Invitation, League, PlayerClaim, Season
+from league.clubs.models import CircuitProfile, Club, Invitation, League, PlayerClaim, Season
 from league.errors import UserError, require
 from league.pages import back, login_first, page_action
 
@@ -178,7 +178,7 @@ def club_leagues(request: HttpRequest, club_slug: str) -> HttpResponse:
         else:
             messages.success(request, _("League created."))
             return redirect("club-leagues", club.slug)
-    leagues = club.leagues.prefetch_related("seasons").order_by("name")
+    leagues = club.leagues.prefetch_related("seasons__circuit", "circuit_profiles").order_by("name")
     return render(
         request, "league/club_leagues.html", {"club": club, "leagues": leagues, "form": form}
     )
@@ -211,11 +211,16 @@ def season_edit(request: HttpRequest, slug: str, pk: int | None = None) -> HttpR
     league = _league(request, slug)
     season = get_object_or_404(Season, pk=pk, league=league) if pk is not None else None
     initial = (
-        {"name": season.name, "starts_on": season.starts_on, "ends_on": season.ends_on}
+        {
+            "name": season.name,
+            "starts_on": season.starts_on,
+            "ends_on": season.ends_on,
+            "circuit": season.circuit_id,
+        }
         if season
         else {}
     )
-    form = SeasonForm(request.POST or None, initial=initial)
+    form = SeasonForm(request.POST or None, initial=initial, league=league)
     if request.method == "POST" and form.is_valid():
         try:
             services.save_season(request.user, league, season=season, **form.cleaned_data)
@@ -225,3 +230,76 @@ def season_edit(request: HttpRequest, slug: str, pk: int | None = None) -> HttpR
             messages.success(request, _("Saved."))
             return redirect("club-leagues", league.club.slug)  # type: ignore[union-attr]
     return _form_page(request, "league/season_form.html", form, league=league, season=season)
+
+
+# --- circuit profiles -------------------------------------------------------------------------
+
+
+def _circuit_page(
+    request: HttpRequest,
+    league: League,
+    form: CircuitForm,
+    circuit: CircuitProfile | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    versions = (
+        CircuitProfile.objects.filter(league=league, slug=circuit.slug)
+        .prefetch_related("seasons")
+        .order_by("-version")
+        if circuit is not None
+        else []
+    )
+    context = {"league": league, "form": form, "circuit": circuit, "versions": versions}
+    return render(request, "league/circuit_form.html", context, status=status)
+
+
+@login_first
+def circuit_create(request: HttpRequest, slug: str) -> HttpResponse:
+    """A new circuit profile of the league (its version 1)."""
+    league = _league(request, slug)
+    form = CircuitForm(request.POST or None)
+    if request.method != "POST":
+        return _circuit_page(request, league, form)
+    if form.is_valid():
+        try:
+            made = circuits.create_circuit(
+                request.user, league, slug=form.cleaned_data["slug"], data=form.profile_data()
+            )
+        except UserError as exc:  # the engine's or the name's refusal, by the fields
+            form.add_error(None, exc.message)
+            return _circuit_page(request, league, form, status=exc.status)
+        messages.success(request, _("Circuit profile %(key)s created.") % {"key": made.key})
+        return redirect("club-leagues", league.club.slug)  # type: ignore[union-attr]
+    return _circuit_page(request, league, form, status=400)
+
+
+@login_first
+def circuit_edit(request: HttpRequest, slug: str, circuit_slug: str) -> HttpResponse:
+    """A profile's versions and a form for its next version (the newest one filled in)."""
+    league = _league(request, slug)
+    latest = (
+        CircuitProfile.objects.filter(league=league, slug=circuit_slug).order_by("-version").first()
+    )
+    if latest is None:
+        raise Http404
+    form = CircuitForm(request.POST or None, initial=CircuitForm.initial_for(latest), editing=True)
+    if request.method != "POST":
+        return _circuit_page(request, league, form, latest)
+    if form.is_valid():
+        try:
+            made = circuits.new_circuit_version(request.user, latest, data=form.profile_data())
+        except UserError as exc:
+            form.add_error(None, exc.message)
+            return _circuit_page(request, league, form, latest, status=exc.status)
+        if made.pk == latest.pk:
+            messages.info(
+                request, _("Nothing changed: %(key)s stays the newest.") % {"key": made.key}
+            )
+        else:
+            messages.success(
+                request,
+                _("Version %(key)s saved; seasons keep the version they use until you change it.")
+                % {"key": made.key},
+            )
+        return redirect("circuit-edit", league.slug, made.slug)
+    return _circuit_page(request, league, form, latest, status=400)

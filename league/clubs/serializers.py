@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from league.clubs.models import Club, Invitation, League, Player, Referee, Season
+from league.clubs.models import CircuitProfile, Club, Invitation, League, Player, Referee, Season
 
 
 class ClubSerializer(serializers.ModelSerializer[Club]):
@@ -30,17 +30,51 @@ class RefereeSerializer(serializers.ModelSerializer[Referee]):
 
 
 class SeasonSerializer(serializers.ModelSerializer[Season]):
+    circuit = serializers.CharField(
+        source="circuit.key",
+        read_only=True,
+        allow_null=True,
+        help_text="the circuit profile version it is ranked by (slug-vN), or null",
+    )
+
     class Meta:
         model = Season
-        fields = ["id", "name", "starts_on", "ends_on"]
+        fields = ["id", "name", "starts_on", "ends_on", "circuit"]
 
 
 class SeasonDetailSerializer(serializers.ModelSerializer[Season]):
     league: Any = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    circuit = serializers.CharField(
+        source="circuit.key",
+        read_only=True,
+        allow_null=True,
+        help_text="the circuit profile version it is ranked by (slug-vN), or null",
+    )
 
     class Meta:
         model = Season
-        fields = ["id", "league", "name", "starts_on", "ends_on"]
+        fields = ["id", "league", "name", "starts_on", "ends_on", "circuit"]
+
+
+class CircuitProfileSerializer(serializers.ModelSerializer[CircuitProfile]):
+    league: Any = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    key = serializers.CharField(read_only=True, help_text="slug-vN")
+    profile = serializers.JSONField(
+        source="data", read_only=True, help_text="the profile (formats.md §3)"
+    )
+
+    class Meta:
+        model = CircuitProfile
+        fields = ["id", "league", "slug", "version", "key", "profile", "created_at"]
+
+
+class CircuitInputSerializer(serializers.Serializer[Any]):
+    """A new circuit profile (``slug``) or the next version of one (``slug`` ignored):
+    ``profile`` as formats.md §3 — places, categories, field, best, min_events — with
+    decimals as strings."""
+
+    slug = serializers.CharField(max_length=60, required=False)
+    profile = serializers.JSONField(help_text="formats.md §3, decimals as strings")
 
 
 class LeagueSerializer(serializers.ModelSerializer[League]):
@@ -90,6 +124,13 @@ class SeasonInputSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=120)
     starts_on = serializers.DateField()
     ends_on = serializers.DateField()
+    circuit = serializers.CharField(
+        max_length=80,
+        required=False,
+        allow_null=True,
+        allow_blank=True,
+        help_text="a circuit profile version of the league (slug-vN); null or empty: none",
+    )
 
 
 class InvitationSerializer(serializers.ModelSerializer[Invitation]):

@@ -17,7 +17,17 @@ from django.utils.translation import gettext_lazy as _
 
 from league import permissions as perms
 from league.audit import audit
-from league.clubs.models import Club, ClubOrganiser, League, Membership, Player, Referee, Season
+from league.clubs.circuits import announce_circuit_change, check_season_circuit, may_run_league
+from league.clubs.models import (
+    CircuitProfile,
+    Club,
+    ClubOrganiser,
+    League,
+    Membership,
+    Player,
+    Referee,
+    Season,
+)
 from league.clubs.profiles import save_language
 from league.clubs.timezones import is_timezone
 from league.errors import UserError, every_problem, require
@@ -239,11 +249,6 @@ def _league_problems(name: str, slug: str) -> list[UserError]:
     return problems
 
 
-def _may_run_league(actor: Viewer, league: League) -> bool:
-    access = perms.LeagueAccess(actor)
-    return access.admin or (league.club_id is not None and access.organises_club(league.club_id))
-
-
 @transaction.atomic
 def save_league(
     actor: Viewer, club: Club | None, *, league: League | None = None, name: str, slug: str = ""
@@ -254,7 +259,7 @@ def save_league(
         require(perms.is_club_organiser(actor, club))
         league = League(club=club)
     else:
-        require(_may_run_league(actor, league))
+        require(may_run_league(actor, league))
     name = name.strip()
     slug = (slug or "").strip() or league.slug or slugify(name)[:60] or secrets.token_hex(4)
     problems = _league_problems(name, slug)
@@ -273,6 +278,10 @@ def save_league(
     return league
 
 
+#: Leave a setting as it is (a partial update).
+KEEP = object()
+
+
 @transaction.atomic
 def save_season(
     actor: Viewer,
@@ -282,9 +291,14 @@ def save_season(
     name: str,
     starts_on: date,
     ends_on: date,
+    circuit: CircuitProfile | object | None = KEEP,
 ) -> Season:
-    """Create (``season`` None) or edit a season of ``league`` (the league's organisers)."""
-    require(_may_run_league(actor, league))
+    """Create (``season`` None) or edit a season of ``league`` (the league's organisers).
+
+    ``circuit``: rank it as a circuit with that version of one of the league's profiles,
+    or None for the plain totals (left out: unchanged). A change is announced after the
+    commit so that the season is ranked again."""
+    require(may_run_league(actor, league))
     name = name.strip()
     problems = []
     if not name or len(name) > 120:
@@ -293,14 +307,27 @@ def save_season(
         )
     if ends_on < starts_on:
         problems.append(UserError(_("A season cannot end before it starts."), code="season.dates"))
+    if circuit is not KEEP:
+        assert circuit is None or isinstance(circuit, CircuitProfile)
+        try:
+            check_season_circuit(league, circuit)
+        except UserError as exc:
+            problems.append(exc)
     if problems:
         raise every_problem(problems, code="season")
     created = season is None
     if season is None:
         season = Season(league=league)
+    before = season.circuit_id
     season.name, season.starts_on, season.ends_on = name, starts_on, ends_on
+    if circuit is not KEEP:
+        season.circuit = circuit  # type: ignore[assignment]
     season.save()
-    audit(actor, "season.create" if created else "season.update", season, league=league.pk)
+    details: dict[str, Any] = {"league": league.pk}
+    if season.circuit_id != before:
+        details["circuit"] = season.circuit.key if season.circuit is not None else None
+        announce_circuit_change(season)
+    audit(actor, "season.create" if created else "season.update", season, **details)
     return season
 
 

@@ -39,6 +39,16 @@ urlpatterns = [
         manage_views.season_edit,
         name="season-edit",
     ),
+    path(
+        "manage/leagues/<slug:slug>/circuits/new/",
+        manage_views.circuit_create,
+        name="circuit-create",
+    ),
+    path(
+        "manage/leagues/<slug:slug>/circuits/<slug:circuit_slug>/",
+        manage_views.circuit_edit,
+        name="circuit-edit",
+    ),
     path("invitations/<str:token>/", account_views.invitation, name="invitation"),
     path("me/profile/", account_views.my_profile, name="my-profile"),
     path("me/claim/", account_views.claim, name="player-claim"),

@@ -126,6 +126,16 @@ class EventForm(forms.Form):
         empty_label=_("none (a one-off event)"),
         help_text=_("The season whose ranking counts this event: one of your club's leagues."),
     )
+    circuit_category = forms.SlugField(
+        label=_("Circuit category"),
+        max_length=40,
+        required=False,
+        initial="club",
+        help_text=_(
+            "Its weight in the season's circuit: one of the circuit profile's categories "
+            "(e.g. club, open, major). Empty: club."
+        ),
+    )
 
     def __init__(self, *args: Any, club: Club | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -152,6 +162,7 @@ class EventForm(forms.Form):
 
     def service_kwargs(self) -> dict[str, Any]:
         data = dict(self.cleaned_data)
+        data["circuit_category"] = data.get("circuit_category") or "club"
         for key in ("check_in_opens_minutes", "check_in_closes_minutes"):
             if data.get(key) is None:  # left empty: the default (new) or unchanged (edit)
                 data.pop(key, None)
@@ -190,6 +201,7 @@ class EventForm(forms.Form):
             "referees": list(event.referees.all()),
             "staff": ", ".join(u.get_username() for u in event.staff.all()),
             "season": event.season_id,
+            "circuit_category": event.circuit_category,
         }
 
 

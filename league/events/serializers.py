@@ -171,6 +171,14 @@ class EventInputSerializer(serializers.Serializer[Any]):
     )
     check_in_opens_minutes = serializers.IntegerField(min_value=0, max_value=1440, required=False)
     check_in_closes_minutes = serializers.IntegerField(min_value=0, max_value=1440, required=False)
+    circuit_category = serializers.SlugField(
+        max_length=40,
+        required=False,
+        help_text=(
+            "the event's weight in its season's circuit: one of the season's circuit "
+            "profile's categories (default club)"
+        ),
+    )
 
 
 class TransitionInputSerializer(serializers.Serializer[Any]):

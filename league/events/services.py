@@ -28,6 +28,7 @@ from engine.seating import SearchOptions
 from engine.standings import validate_precedence
 from league import permissions as perms
 from league.audit import audit
+from league.clubs.circuits import category_problems
 from league.clubs.models import Club, Player, Referee
 from league.errors import EngineRefusal, UserError, every_problem, require
 from league.events import waitlist
@@ -80,6 +81,7 @@ EVENT_FIELDS = (
     "capacity",
     "check_in_opens_minutes",
     "check_in_closes_minutes",
+    "circuit_category",
 )
 
 
@@ -150,6 +152,7 @@ def validate_event_settings(event: Event) -> None:
             validate_precedence(event.tiebreak_precedence)
         except EngineError as exc:
             problems.append(EngineRefusal(_("Tie-breaks: %(error)s"), code="tiebreaks", error=exc))
+    problems.extend(category_problems(event))  # one of its season's circuit categories
     if problems:
         raise every_problem(problems, code="event_settings")
 

@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 
 from league.models import Club, League, Player, Season
 from results import selectors
+from results.circuits import CircuitRow, CircuitView, season_circuit
 from results.models import PlayerRating
 
 
@@ -168,7 +169,85 @@ class RatingLeaderboard(generics.ListAPIView[PlayerRating]):
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
 
-def _season_rows(rows: list[Any]) -> list[dict[str, Any]]:
+class CircuitEventSerializer(serializers.Serializer[Any]):
+    event = serializers.IntegerField(help_text="the event's id")
+    name = serializers.CharField()
+    rank = serializers.IntegerField(help_text="the player's place in the event's final order")
+    points = serializers.DecimalField(max_digits=12, decimal_places=2)
+    counted = serializers.BooleanField()
+    reason = serializers.ChoiceField(
+        choices=["all", "best", "beyond_best"],
+        help_text="all: every event counts; best: among the best B; beyond_best: dropped",
+    )
+    reason_text = serializers.CharField(help_text="the reason in the reader's language")
+
+
+class CircuitAboveSerializer(serializers.Serializer[Any]):
+    criterion = serializers.CharField(
+        allow_null=True,
+        help_text="ranked, points, best_place, events or lots (null: level on every rung)",
+    )
+    higher = serializers.CharField(allow_null=True, help_text="this line's value")
+    lower = serializers.CharField(allow_null=True, help_text="the next line's value")
+    next = serializers.CharField(help_text="the next line's handle")
+    text = serializers.CharField(help_text="the sentence in the reader's language")
+
+
+class CircuitLineSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField()
+    tied = serializers.BooleanField()
+    ranked = serializers.BooleanField(help_text="false: fewer events than the profile's minimum")
+    points = serializers.DecimalField(max_digits=12, decimal_places=2)
+    events = serializers.IntegerField(help_text="finished events played")
+    counted = CircuitEventSerializer(many=True)
+    dropped = CircuitEventSerializer(many=True)
+    above_next = CircuitAboveSerializer(allow_null=True)
+    unranked_reason = serializers.CharField(allow_blank=True)
+
+
+class SeasonRankingRowSerializer(RankingRowSerializer):
+    circuit = CircuitLineSerializer(
+        allow_null=True,
+        help_text=(
+            "the player's circuit line when the season is ranked as a circuit (null "
+            "otherwise, or without a finished event); rows then come in the circuit's order"
+        ),
+    )
+
+
+def _circuit_line(line: CircuitRow | None, handles: dict[int, str]) -> dict[str, Any] | None:
+    if line is None:
+        return None
+    above = line.above_next
+    return {
+        "rank": line.rank,
+        "tied": line.tied,
+        "ranked": line.ranked,
+        "points": line.points,
+        "events": line.events,
+        "counted": [vars(e) for e in line.counted],
+        "dropped": [vars(e) for e in line.dropped],
+        "above_next": (
+            {
+                "criterion": above.get("criterion"),
+                "higher": above.get("higher"),
+                "lower": above.get("lower"),
+                "next": handles.get(above.get("next", 0), ""),
+                "text": line.why,
+            }
+            if above
+            else None
+        ),
+        "unranked_reason": line.unranked_reason,
+    }
+
+
+def _season_rows(rows: list[Any], circuit: CircuitView | None = None) -> list[dict[str, Any]]:
+    lines = {line.player.pk: line for line in circuit.rows} if circuit is not None else {}
+    handles = {r.player_id: r.player.handle for r in rows}
+    if lines:  # the circuit's order, players without a circuit line after
+        order = {pk: i for i, pk in enumerate(lines)}
+        rows = sorted(rows, key=lambda r: order.get(r.player_id, len(order)))
     return [
         {
             "rank": r.rank,
@@ -179,21 +258,25 @@ def _season_rows(rows: list[Any]) -> list[dict[str, Any]]:
             "wins": r.wins,
             "games": r.games,
             "events": r.events,
+            "circuit": _circuit_line(lines.get(r.player_id), handles),
         }
         for r in rows
     ]
 
 
-@extend_schema(responses=RankingRowSerializer(many=True), tags=["rankings"])
+@extend_schema(responses=SeasonRankingRowSerializer(many=True), tags=["rankings"])
 class SeasonRanking(APIView):
-    """A season's ranking: points summed over its events' standings."""
+    """A season's ranking: points summed over its events' standings (``rank``, ``points``)
+    and, when the season is ranked as a circuit, each player's circuit line (``circuit``:
+    counted and dropped events with the reasons, why above the next line), the rows in
+    the circuit's order. A circuit the engine refused has no lines (the page says why)."""
 
     permission_classes = [AllowAny]
 
     def get(self, request: Request, pk: int) -> Response:
-        season = get_object_or_404(Season, pk=pk)
-        rows = _season_rows(selectors.season_ranking(season))
-        return Response(RankingRowSerializer(rows, many=True).data)
+        season = get_object_or_404(Season.objects.select_related("circuit"), pk=pk)
+        rows = _season_rows(selectors.season_ranking(season), season_circuit(season))
+        return Response(SeasonRankingRowSerializer(rows, many=True).data)
 
 
 @extend_schema(responses=RankingRowSerializer(many=True), tags=["rankings"])

@@ -28,6 +28,7 @@ from django.views.decorators.http import require_GET
 from league.models import Club, League, Player, Season
 from league.outages import cache
 from results import charts, selectors
+from results.circuits import season_circuit
 
 PAGE_SIZE = 50
 #: Leaderboard pages kept in the cache, per filter (later ones are rarely asked for).
@@ -124,11 +125,15 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def season_ranking(request: HttpRequest, pk: int) -> HttpResponse:
-    season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
+    season = get_object_or_404(Season.objects.select_related("league", "circuit"), pk=pk)
     return render(
         request,
         "results/season.html",
-        {"season": season, "rows": selectors.season_ranking(season)},
+        {
+            "season": season,
+            "rows": selectors.season_ranking(season),
+            "circuit": season_circuit(season),  # None: no circuit, the plain totals only
+        },
     )
 
 
