@@ -5,7 +5,16 @@ Each part is ``(TEMPLATES, PARAMS)``: ``{key: English template with {named} para
 strings. :mod:`engine.messages` assembles them into the one catalogue.
 """
 
-from engine.texts import circuits, draws, final_seating, games, records, scoring, stages
+from engine.texts import (
+    circuits,
+    draws,
+    final_seating,
+    games,
+    notation,
+    records,
+    scoring,
+    stages,
+)
 
 PARTS = (
     (records.TEMPLATES, records.PARAMS),
@@ -15,4 +24,5 @@ PARTS = (
     (stages.TEMPLATES, stages.PARAMS),
     (final_seating.TEMPLATES, final_seating.PARAMS),
     (circuits.TEMPLATES, circuits.PARAMS),
+    (notation.TEMPLATES, notation.PARAMS),
 )

@@ -33,6 +33,7 @@ from league.engine_text import (
     draws,
     final_seating,
     games,
+    notation,
     records,
     scoring,
     stages,
@@ -221,7 +222,7 @@ def stored_reason_text(item: Any) -> str:
 def _assemble() -> None:
     """The parts (plain tables of lazy sentences, importing nothing of this package) into
     :data:`TEXT` and :data:`WORDS`; a key defined twice is a bug."""
-    for part in (records, games, scoring, draws, stages, final_seating, circuits):
+    for part in (records, games, scoring, draws, stages, final_seating, circuits, notation):
         for key in part.TEXT:
             if key in TEXT:
                 raise RuntimeError(f"engine text {key!r} is defined twice")
