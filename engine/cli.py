@@ -202,6 +202,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "event": ("engine.formats.event_cli", "an event of stages: cuts, multipliers, final order"),
     "final-seating": ("engine.formats.seating_cli", "the final table's seating design"),
     "circuit": ("engine.formats.circuit_cli", "a circuit's standing from events' places"),
+    "convert": ("engine.notation_cli", "KGR/1 JSON to the text notation and back"),
 }
 
 

@@ -753,7 +753,8 @@ def print_notation(record: Mapping[str, Any] | GameRecord) -> str:
         value: Mapping[str, Any] = dump_record(record)
     else:
         value = record
-        _, problems = read_record(dict(value))
+        # a dict as it is: the reader's JSON keeps the keys written twice in it
+        _, problems = read_record(value if isinstance(value, dict) else dict(value))
         if problems:
             raise RecordError(problems)
     w = _Writer()

@@ -5,15 +5,21 @@ fuzzing of the parser, and ``python -m engine convert``."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import math
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.cli import main
 from engine.messages import CATALOGUE, PARAMS, placeholders
 from engine.notation import (
     MAX_CHARS,
@@ -529,3 +535,99 @@ def test_mutated_notation_raises_only_located_notation_errors(
         else:
             text = text[:i] + char + text[i + 1 :]
     parse_or_locate(text)
+
+
+# --- python -m engine convert ---------------------------------------------------------------
+
+
+def convert(tmp_path: Path, name: str, content: str | bytes, *flags: str) -> tuple[int, str, str]:
+    path = tmp_path / name
+    if isinstance(content, str):
+        path.write_text(content, encoding="utf-8")
+    else:
+        path.write_bytes(content)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["convert", str(path), *flags])
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_convert_prints_json_for_notation_and_notation_for_json(tmp_path: Path) -> None:
+    code, out, err = convert(tmp_path, "game.txt", SPEC_NOTATION)
+    assert (code, err) == (0, "")
+    assert json.loads(out) == SPEC_EXAMPLE
+    code, back, err = convert(tmp_path, "game.json", out)
+    assert (code, err) == (0, "")
+    assert back == print_notation(SPEC_EXAMPLE)
+
+
+def test_convert_decides_by_content_not_by_name(tmp_path: Path) -> None:
+    code, out, _ = convert(tmp_path, "game.json", SPEC_NOTATION)
+    assert code == 0 and json.loads(out) == SPEC_EXAMPLE
+    bom = b"\xef\xbb\xbf \n\t" + json.dumps(SPEC_EXAMPLE).encode()
+    code, out, _ = convert(tmp_path, "game.txt", bom)
+    assert code == 0 and out == print_notation(SPEC_EXAMPLE)
+    code, out, _ = convert(tmp_path, "game.txt", b"\xef\xbb\xbf" + SPEC_NOTATION.encode())
+    assert code == 0 and json.loads(out) == SPEC_EXAMPLE
+
+
+def test_convert_exits_2_naming_file_line_and_column(tmp_path: Path) -> None:
+    code, out, err = convert(tmp_path, "bad.txt", H + "D1 v 1>2 1>3\n")
+    path = tmp_path / "bad.txt"
+    assert (code, out) == (2, "")
+    assert err == f"{path}:10:10: 1>3 is given twice\n"
+    code, out, err = convert(tmp_path, "bad.json", '{"format": "kgr/1",\n "x": NaN}')
+    assert (code, out) == (2, "")
+    assert err.startswith(f"{tmp_path / 'bad.json'}:2:7: ")
+    code, _, err = convert(tmp_path, "latin.txt", b"ruleset classic\n1 k \xe9\n")
+    assert (code, err) == (2, f"{tmp_path / 'latin.txt'}:2:5: not UTF-8 text\n")
+    out_, err_ = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out_), contextlib.redirect_stderr(err_):
+        assert main(["convert", str(tmp_path / "missing.txt")]) == 2
+    assert "cannot read" in err_.getvalue()
+
+
+def test_convert_refuses_a_json_record_of_broken_form(tmp_path: Path) -> None:
+    code, out, err = convert(tmp_path, "g.json", json.dumps({**SPEC_EXAMPLE, "extra": 1}))
+    assert (code, out) == (2, "")
+    assert "unknown key 'extra'" in err and "[record.unknown_key]" in err
+    dup = json.dumps(SPEC_EXAMPLE)[:-1] + ', "result": {"winner": "good"}}'
+    code, _, err = convert(tmp_path, "dup.json", dup)
+    assert code == 2 and "record.duplicate_key" in err
+
+
+def test_convert_does_not_judge_the_rules_unless_asked(tmp_path: Path) -> None:
+    illegal = SPEC_NOTATION.replace("N2 k6 c5", "N2 k1 c5")  # seat 1 is already out
+    code, out, err = convert(tmp_path, "illegal.txt", illegal)
+    assert (code, err) == (0, "")
+    code, out2, err = convert(tmp_path, "illegal.txt", illegal, "--check")
+    assert code == 1 and out2 == out and "illegal.txt: night 2: " in err
+    assert convert(tmp_path, "ok.txt", SPEC_NOTATION, "--check")[0] == 0
+    json_illegal = json.loads(out)
+    code, _, err = convert(tmp_path, "illegal.json", json.dumps(json_illegal), "--check")
+    assert code == 1 and err
+
+
+def test_convert_as_a_process(tmp_path: Path) -> None:
+    path = tmp_path / "game.txt"
+    path.write_text(SPEC_NOTATION, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "convert", str(path)],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=False,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert json.loads(done.stdout) == SPEC_EXAMPLE
+    path.write_text("ruleset classic\n1 q a\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "convert", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"{path}:2:3: expected a role, k, p or c, got q\n"
