@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 from django.db import transaction
-from django.test import TestCase
+from django.test import Client, TestCase
+from django.urls import reverse
+from rest_framework.test import APIClient
 
 from engine.formats.circuit import CircuitProfile as EngineProfile
 from league.models import CircuitProfile, Event, League, Player, Season
@@ -295,3 +297,129 @@ def test_changing_a_category_enqueues_the_season(circuit: Circuit) -> None:
         "reason": "best",
     }
     assert c.row(1).circuit_points == Decimal("150.00")
+
+
+# --- the season page and API ------------------------------------------------------------------
+
+
+def _page(circuit: Circuit, language: str = "en") -> str:
+    c = Client(HTTP_ACCEPT_LANGUAGE=language)
+    response = c.get(reverse("results:season", args=[circuit.season.pk]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def _line(page: str, name: str) -> str:
+    """The circuit table's row of a player (from its player cell to the row's end)."""
+    start = page.index(f">{name}</a>")
+    return page[start : page.index("</tr>", start)]
+
+
+def test_the_page_shows_counted_and_dropped_events_and_why(circuit: Circuit) -> None:
+    page = _page(circuit)
+    ranked = page[page.index('id="circuit-ranking"') : page.index('id="circuit-unranked"')]
+    assert [n for n in ("P2", "P1", "P4") if f">{n}</a>" in ranked] == ["P2", "P1", "P4"]
+    p1 = _line(page, "P1")
+    assert "</details>" in p1  # the events unfold under the name
+    counted = p1[p1.index('class="counted"') : p1.index('class="dropped"')]
+    assert "Open" in counted and "place 2, 150.00 points" in counted
+    assert "counted: among the best 1 event" in counted
+    dropped = p1[p1.index('class="dropped"') :]
+    assert "Spring" in dropped and "place 1, 100.00 points" in dropped
+    assert "dropped: not among the best 1 event" in dropped
+    assert "P1 is above P4 on circuit points: 150.00 vs 75.00" in p1
+    assert ">150.00</td>" in p1 and ">1/2</td>" in p1
+    assert "P4 is above P3, who played 1 event(s), fewer than the 2 needed" in _line(page, "P4")
+    unranked = page[page.index('id="circuit-unranked"') :]
+    assert "P3" in unranked and "P5" in unranked
+    assert "not ranked: 1 event played, 2 needed" in _line(page, "P3")
+    assert "Later" not in page[page.index('id="circuit"') : page.index('id="totals"')]
+    # the plain totals stay: every player of the season, p6 (running event only) too
+    totals = page[page.index('id="totals"') :]
+    assert all(f">P{i}</a>" in totals for i in range(1, 7))
+
+
+def test_the_why_line_on_the_best_single_place() -> None:
+    club = ClubFactory()
+    league = League.objects.create(name="Cup", slug="cup", club=club)
+    profile = _profile(league, {"places": ["100", "50"], "categories": {"club": "1", "open": "2"}})
+    season = Season.objects.create(
+        league=league,
+        name="S",
+        starts_on=dt.date(2026, 1, 1),
+        ends_on=dt.date(2026, 12, 31),
+        circuit=profile,
+    )
+    a, b = (
+        PlayerFactory(display_name="Ann", handle="ann"),
+        PlayerFactory(display_name="Bo", handle="bo"),
+    )
+    _final_order(_event(season, "Club", "club", Event.Status.FINISHED, 1), [(a, 1)])
+    _final_order(
+        _event(season, "Open", "open", Event.Status.FINISHED, 2), [(PlayerFactory(), 1), (b, 2)]
+    )
+    with transaction.atomic():
+        recompute_season(season.pk)
+    page = Client().get(reverse("results:season", args=[season.pk])).content.decode()
+    assert "Ann is above Bo on the best single place: 1 vs 2" in page
+
+
+@pytest.mark.parametrize(
+    ("language", "points", "shared"),
+    [("es", "187,50", "70,00"), ("zh-hans", "187.50", "70.00")],
+)
+def test_decimals_in_the_readers_language(
+    circuit: Circuit, language: str, points: str, shared: str
+) -> None:
+    page = _page(circuit, language)
+    assert f">{points}</td>" in _line(page, "P2")
+    assert shared in _line(page, "P3")
+    assert "187.5<" not in page and "187,5<" not in page  # never the raw value
+
+
+def test_a_refused_circuit_is_a_warning_on_the_page(circuit: Circuit) -> None:
+    Event.objects.filter(pk=circuit.open.pk).update(circuit_category="major")
+    circuit.recompute()
+    page = _page(circuit)
+    assert "The circuit standing could not be computed" in page
+    assert "Open" in page and "major" in page  # the event by its name
+    assert 'id="circuit-ranking"' not in page
+    assert 'id="totals"' in page  # the plain totals still
+
+
+def test_a_season_without_circuit_shows_the_plain_totals(circuit: Circuit) -> None:
+    Season.objects.filter(pk=circuit.season.pk).update(circuit=None)
+    page = _page(circuit)
+    assert 'id="circuit"' not in page and 'id="ranking"' in page
+
+
+def test_the_api_gives_the_circuit_lines(circuit: Circuit) -> None:
+    c = circuit
+    rows = APIClient().get(f"/api/v1/rankings/seasons/{c.season.pk}/").json()
+    assert [r["handle"] for r in rows] == ["p2", "p1", "p4", "p3", "p5", "p6"]
+    p1 = rows[1]["circuit"]
+    assert (p1["rank"], p1["ranked"], p1["points"], p1["events"]) == (2, True, "150.00", 2)
+    assert p1["counted"] == [
+        {
+            "event": c.open.pk,
+            "name": "Open",
+            "rank": 2,
+            "points": "150.00",
+            "counted": True,
+            "reason": "best",
+            "reason_text": "counted: among the best 1 event",
+        }
+    ]
+    assert [(e["name"], e["reason"]) for e in p1["dropped"]] == [("Spring", "beyond_best")]
+    assert p1["above_next"] == {
+        "criterion": "points",
+        "higher": "150.0",
+        "lower": "75.0",
+        "next": "p4",
+        "text": "P1 is above P4 on circuit points: 150.00 vs 75.00",
+    }
+    p3 = rows[3]["circuit"]
+    assert p3["ranked"] is False and p3["unranked_reason"] == "not ranked: 1 event played, 2 needed"
+    assert rows[4]["circuit"]["above_next"] is None  # the last line
+    assert rows[5]["circuit"] is None  # p6: no finished event
+    assert rows[0]["points"] is not None and "wins" in rows[0]  # the plain totals kept
