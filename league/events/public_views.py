@@ -21,6 +21,7 @@ from league.events.calendar import club_calendar
 from league.events.models import Event, Registration, Round
 from league.middleware import use_club_timezone
 from league.pages import page_action
+from league.stages.selectors import event_stages, has_stages
 
 
 def _public_event(club_slug: str, event_slug: str) -> Event:
@@ -76,6 +77,7 @@ def public_event(request: HttpRequest, club_slug: str, event_slug: str) -> HttpR
             "my_position": waitlist.position(mine) if mine is not None else None,
             "my_token": personal.own_token(mine) if live and mine is not None else None,
             "places_taken": waitlist.registered_count(event) if event.capacity else None,
+            "stages": event_stages(event) if has_stages(event) else [],
         },
     )
 
