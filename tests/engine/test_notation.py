@@ -631,3 +631,14 @@ def test_convert_as_a_process(tmp_path: Path) -> None:
     )
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == f"{path}:2:3: expected a role, k, p or c, got q\n"
+
+
+def test_the_documented_examples_read_as_documented() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "notation.md").read_text()
+    blocks = doc.split("```")
+    example = next(b for b in blocks if b.startswith("\n# Spring Cup"))
+    assert parse_notation(example) == SPEC_EXAMPLE
+    long_day = next(b for b in blocks if b.startswith("\nD3 lw5"))
+    (day,) = parse_notation("ruleset classic\n" + SEATS8 + long_day)["log"]
+    assert len(day["ballots"]) == 3 and day["eliminated"] == 1
+    assert parse_notation("ruleset classic\n1 k\u3000a\u3000\n")["seats"][0]["player"] == "a"
