@@ -587,7 +587,7 @@ class _Reader:
                     ruleset=params["ruleset"],
                     known=params["known"],
                 ) from None
-            key = params.get("key") or params.get("rule")
+            key = params["key"] if "key" in params else params.get("rule")
             tok = self.override_toks.get(str(key), tok)
             if e.code == "ruleset.unknown_parameter":
                 raise tok.error("notation.ruleset/parameter", found=None, key=key) from None

@@ -276,6 +276,8 @@ H = "ruleset classic\n" + SEATS8  # 9 lines
         ("ruleset classic\nruleset classic", "notation.twice", 2, 1),
         ("ruleset nope\n" + SEATS8, "notation.ruleset/unknown", 1, 9),
         ("ruleset classic foo=1\n" + SEATS8, "notation.ruleset/parameter", 1, 17),
+        ('ruleset classic a=1 ""=1\n' + SEATS8, "notation.ruleset/parameter", 1, 17),
+        ('ruleset classic surrender=true ""=1\n' + SEATS8, "notation.ruleset/parameter", 1, 32),
         ("ruleset classic ballot=x surrender=1\n" + SEATS8, "notation.ruleset/value", 1, 17),
         ("ruleset classic surrender=1\n" + SEATS8, "notation.ruleset/value", 1, 17),
         ("ruleset classic players=[20,10]\n" + SEATS8, "notation.ruleset/inconsistent", 1, 9),
