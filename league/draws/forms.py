@@ -18,3 +18,7 @@ class DrawForm(forms.Form):
 class SwapForm(forms.Form):
     a = forms.CharField(label=_("Player (handle)"))
     b = forms.CharField(label=_("Other player (handle)"))
+
+
+class FinalTableForm(forms.Form):
+    seed = forms.IntegerField(label=_("Seed"), required=False, min_value=0, max_value=2**31 - 1)

@@ -29,6 +29,7 @@ from league.events.services import EVENT_TRANSITIONS, RELIEF_PERCENT
 from league.events.views import event_for
 from league.i18n import note_dict
 from league.pages import login_first, page_action
+from league.stages import selectors as stage_selectors
 
 
 def _numbers(values: list[int]) -> str:
@@ -77,6 +78,7 @@ def draw_page(request: HttpRequest, pk: int) -> HttpResponse:
             "measures": draw_selectors.draw_measures(rounds),
             "draw_form": DrawForm(initial={"from_round": next_round or 1, "checked_in_only": True}),
             "referees": list(event.referees.select_related("user")),
+            "stages": stage_selectors.stage_rows(event) if can_manage else [],
         },
     )
 

@@ -16,7 +16,7 @@ from league.clubs.models import Player
 from league.events.models import Event
 from league.stages.models import EntryKind, StageSeating
 from league.stages.selectors import StagePlan
-from league.stages.services import MAX_LISTED, MAX_NAME, MAX_ROUNDS, MAX_STAGES
+from league.stages.validation import MAX_LISTED, MAX_NAME, MAX_ROUNDS, MAX_STAGES
 
 #: Handles in the list of players: separated by commas, semicolons or white space.
 _SEPARATORS = re.compile(r"[\s,;，；、]+")

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from django.urls import reverse
+from rest_framework.test import APIClient
 
 from league.errors import UserError
 from league.models import AuditEntry, Event, Round, Stage
@@ -430,3 +431,86 @@ def test_cut_shown_then_reopened_and_stage_finished_from_the_page(
     stranger = UserFactory()
     client.force_login(stranger)
     assert client.post(reverse("stage-finish", args=[event.pk, 1])).status_code == 403
+
+
+# --- API -----------------------------------------------------------------------------------
+
+
+def api_for(user: Any) -> APIClient:
+    api = APIClient()
+    if user is not None:
+        api.force_authenticate(user)
+    return api
+
+
+def test_api_reads_and_replaces_the_stages(organiser: Any, event: Event) -> None:
+    url = f"/api/v1/events/{event.pk}/stages/"
+    event.status = Event.Status.REGISTRATION
+    event.save()
+    default = api_for(None).get(url)
+    assert default.status_code == 200
+    assert [(s["name"], s["rounds"], s["entry"]) for s in default.json()] == [("main", 3, "all")]
+    put = api_for(organiser).put(url, QUALI_SEMI_FINAL, format="json")
+    assert put.status_code == 200, put.json()
+    body = put.json()
+    assert [s["name"] for s in body] == ["qualifying", "semi-final", "final"]
+    assert body[1]["entry"] == {"top": 20} and body[1]["multiplier"] == "1.500"
+    assert body[2]["first_round"] == 6 and body[2]["last_round"] == 9
+    assert body[2]["seating"] == "final" and body[2]["hidden"] is True
+    assert body[1]["entrants"] is None and body[1]["cut_confirmed"] is False
+    wrapped = api_for(organiser).put(url, {"stages": QUALI_SEMI_FINAL[:2]}, format="json")
+    assert wrapped.status_code == 200 and len(wrapped.json()) == 2
+    event.refresh_from_db()
+    assert event.rounds_count == 5
+
+
+def test_api_refusals(organiser: Any, event: Event) -> None:
+    url = f"/api/v1/events/{event.pk}/stages/"
+    bad = api_for(organiser).put(
+        url, [{"name": "a", "rounds": 40, "entry": {"top": 1}}], format="json"
+    )
+    assert bad.status_code == 400
+    assert bad.json()["code"] == "stages"
+    assert {p["code"] for p in bad.json()["params"]["problems"]} == {
+        "rounds",
+        "first_entry",
+        "entry_top",
+    }
+    shape = api_for(organiser).put(url, {"name": "a"}, format="json")
+    assert shape.status_code == 400 and shape.json()["code"] == "stages_type"
+    assert api_for(UserFactory()).put(url, QUALI_SEMI_FINAL, format="json").status_code == 403
+    assert api_for(None).put(url, QUALI_SEMI_FINAL, format="json").status_code in (401, 403)
+    assert not Stage.objects.exists()
+    services.set_stages(organiser, event, QUALI_SEMI_FINAL)
+    players = registered_players(event, 16)
+    release(event, range(1, 2), players)
+    drawn = api_for(organiser).put(url, [dict(QUALI_SEMI_FINAL[0], rounds=1)], format="json")
+    assert drawn.status_code == 409 and drawn.json()["code"] == "stage_rounds"
+    finish = api_for(organiser).post(f"{url}0/finish/")
+    assert finish.status_code == 409 and finish.json()["code"] == "not_released"
+
+
+def test_api_hides_a_draft_event(organiser: Any) -> None:
+    event = EventFactory(club=organiser.organised_clubs.get().club, status=Event.Status.DRAFT)
+    assert api_for(UserFactory()).get(f"/api/v1/events/{event.pk}/stages/").status_code == 404
+    assert api_for(organiser).get(f"/api/v1/events/{event.pk}/stages/").status_code == 200
+
+
+# --- the public page ----------------------------------------------------------------------
+
+
+def test_public_event_page_lists_the_stages(organiser: Any, staged: Any, client: Any) -> None:
+    event, players = staged
+    url = reverse("public-event", args=[event.club.slug, event.slug])
+    text = client.get(url).content.decode()
+    assert 'id="stages"' in text and "semi-final" in text
+    assert "the best 20 of the standing" in text and "cut not confirmed yet" in text
+    assert "points ×1.5" in text and "one final table" in text
+    release(event, range(1, 4), players)
+    services.confirm_cut(organiser, event, 1, [p.pk for p in players[:20]])
+    assert "cut confirmed" in client.get(url).content.decode()
+
+
+def test_public_event_page_without_stages_has_no_block(event: Event, client: Any) -> None:
+    url = reverse("public-event", args=[event.club.slug, event.slug])
+    assert 'id="stages"' not in client.get(url).content.decode()
