@@ -1,9 +1,9 @@
 """Results API routes under /api/v1/ (namespace ``results-api``): rankings, players,
-clubs, an event's standings and a game's result."""
+clubs, an event's standings, its stages and their standings, and a game's result."""
 
 from django.urls import path
 
-from results.api import rankings, standings
+from results.api import rankings, stages, standings
 
 app_name = "results-api"
 
@@ -17,6 +17,12 @@ urlpatterns = [
         "results/events/<int:pk>/standings/",
         standings.EventStandingsView.as_view(),
         name="standings",
+    ),
+    path("results/events/<int:pk>/stages/", stages.EventStagesView.as_view(), name="event-stages"),
+    path(
+        "results/events/<int:pk>/stages/<int:position>/standings/",
+        stages.StageStandingView.as_view(),
+        name="stage-standings",
     ),
     path("results/games/<int:pk>/", standings.GameResultView.as_view(), name="game"),
 ]

@@ -15,6 +15,7 @@ class ResultsConfig(AppConfig):
         from league.events.signals import event_season_changed
         from results.personal import player_event_games
         from results.receivers import enqueue_results, enqueue_season_totals, mark_stale
+        from results.stages import connect as connect_stages
 
         results_pending.connect(mark_stale, dispatch_uid="results.mark_stale")
         results_changed.connect(enqueue_results, dispatch_uid="results.enqueue_results")
@@ -22,3 +23,4 @@ class ResultsConfig(AppConfig):
             enqueue_season_totals, dispatch_uid="results.enqueue_season_totals"
         )
         register_results_reader(player_event_games)
+        connect_stages()  # stage changes and an event's status: the standings again

@@ -1,9 +1,10 @@
 """Public results pages (namespace ``results``): rankings, players, clubs, an event's
-standings and a game's account."""
+standings, its stages' standings and final table, a game's account; and the organisers'
+cut page of a stage."""
 
 from django.urls import path
 
-from results.views import game, rankings, standings
+from results.views import game, rankings, stages, standings
 
 app_name = "results"
 
@@ -24,6 +25,18 @@ urlpatterns = [
         standings.standings_csv,
         name="standings-csv",
     ),
+    path(
+        "clubs/<slug:club_slug>/<slug:event_slug>/stages/<int:position>/standings/",
+        stages.stage_standings,
+        name="stage-standings",
+    ),
+    path(
+        "clubs/<slug:club_slug>/<slug:event_slug>/stages/<int:position>/standings.csv",
+        stages.stage_standings_csv,
+        name="stage-standings-csv",
+    ),
+    path("clubs/<slug:club_slug>/<slug:event_slug>/final/", stages.final_table, name="final-table"),
+    path("manage/events/<int:pk>/stages/<int:position>/cut/", stages.stage_cut, name="stage-cut"),
     path(
         "clubs/<slug:club_slug>/<slug:event_slug>/standings/<str:handle>/",
         standings.breakdown,

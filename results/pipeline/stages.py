@@ -58,6 +58,9 @@ class StageResult:
     warnings: list[dict[str, Any]] = field(default_factory=list)
     #: An engine refusal of the whole event ({"code", "params"}): nothing to write.
     error: dict[str, Any] | None = None
+    #: The stages as the pages read them (names, entries, hidden, finished): part of the
+    #: digest, so that a stage's change is a new version of the standings (page caches).
+    plans: list[list[Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -170,6 +173,26 @@ def compute(loaded: Loaded, seed: int) -> StageResult:
         precedence=list(loaded.precedence),
         games=loaded.games,
         warnings=loaded.warnings,
+        plans=[
+            [
+                p.name,
+                p.first_round,
+                p.last_round,
+                p.scoring_profile,
+                str(p.multiplier),
+                str(p.carry),
+                str(p.entry_kind),
+                p.entry_top,
+                list(p.entry_players),
+                p.hidden,
+                p.finished,
+                None if p.entrants is None else list(p.entrants),
+                str(p.seating),
+            ]
+            for p in loaded.plans
+        ]
+        if len(loaded.plans) > 1 or loaded.plans[0].pk is not None
+        else [],
     )
     ids: dict[str, int] = {}
     try:

@@ -62,7 +62,8 @@ def recompute_event(
         rows, stage_rows, warnings = computed.rows, computed.stage_rows, computed.warnings
         digest = hashlib.sha256(
             json.dumps(
-                [computed.profile, computed.precedence, rows, stage_rows, warnings],
+                [computed.profile, computed.precedence, rows, stage_rows, warnings]
+                + ([computed.plans] if computed.plans else []),
                 sort_keys=True,
             ).encode()
         ).hexdigest()

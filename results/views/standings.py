@@ -12,6 +12,7 @@ from decimal import Decimal
 from typing import Any
 from urllib.parse import quote
 
+from django.db.models import Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -26,15 +27,23 @@ from league.i18n import metric_label
 from league.middleware import use_club_timezone
 from league.models import Event
 from league.outages import cache
+from league.stages.models import Stage
+from league.stages.selectors import event_stages
 from results import selectors
 from results.models import EventStanding
 from results.reasons import Words, explain
+from results.stages import final_plan, stage_links
 from results.views.rankings import player_prefix
 
 
 def public_event(request: HttpRequest, club_slug: str, event_slug: str) -> Event:
     event = get_object_or_404(
-        Event.objects.select_related("club"), club__slug=club_slug, slug=event_slug
+        Event.objects.select_related("club").annotate(
+            # whether its stages need reading (an event without stage rows is one stage)
+            has_stage_rows=Exists(Stage.objects.filter(event=OuterRef("pk")))
+        ),
+        club__slug=club_slug,
+        slug=event_slug,
     )
     if not access_for(request).can_view_event(event):
         raise Http404
@@ -90,6 +99,7 @@ def standings(request: HttpRequest, club_slug: str, event_slug: str) -> HttpResp
             {"rows": standings_rows(event, precedence)},
         )
         cache.set(key, rows_html, 600)
+    plans = event_stages(event) if getattr(event, "has_stage_rows", True) else []
     return render(
         request,
         "results/standings.html",
@@ -98,6 +108,13 @@ def standings(request: HttpRequest, club_slug: str, event_slug: str) -> HttpResp
             "state": state,
             "rows_html": mark_safe(rows_html),  # rendered by our template
             "columns": columns,
+            "stages": stage_links(access_for(request), event, plans),
+            "current": "final",
+            # the first stage the public order stops before (hidden, not finished)
+            "withheld": next((p for p in plans if not p.public), None),
+            "final_url": reverse("results:final-table", args=[event.club.slug, event.slug])
+            if final_plan(plans) is not None
+            else "",
         },
     )
 

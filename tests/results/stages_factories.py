@@ -105,28 +105,26 @@ def play_all(ev: Played) -> dict[str, Any]:
 
 
 def expected(ev: Played, played: dict[str, Any], stages: int = 3) -> Any:
+    """The engine's own computation of the first ``stages`` stages of ``played``."""
     profile = get_profile("club-v1")
-    specs = [
-        StageGames(StageSpec("qualifying", profile=profile), summaries(played["q"])),
-        StageGames(
-            StageSpec(
-                "semifinal",
-                profile=profile,
-                multiplier=Decimal("1.5"),
-                entry=Entry(EntryKind.PLAYERS, players=tuple(p.handle for p in played["semi"])),
-            ),
-            summaries(played["s"]),
-        ),
-        StageGames(
-            StageSpec(
-                "final",
-                profile=profile,
-                multiplier=Decimal(2),
-                carry=Decimal("0.5"),
-                entry=Entry(EntryKind.PLAYERS, players=tuple(p.handle for p in played["final"])),
-            ),
-            summaries(played["f"]),
-        ),
-    ]
+
+    def entry(key: str) -> Entry:
+        return Entry(EntryKind.PLAYERS, players=tuple(p.handle for p in played[key]))
+
+    specs = [StageGames(StageSpec("qualifying", profile=profile), summaries(played["q"]))]
+    if stages > 1:
+        spec = StageSpec(
+            "semifinal", profile=profile, multiplier=Decimal("1.5"), entry=entry("semi")
+        )
+        specs.append(StageGames(spec, summaries(played["s"])))
+    if stages > 2:
+        spec = StageSpec(
+            "final",
+            profile=profile,
+            multiplier=Decimal(2),
+            carry=Decimal("0.5"),
+            entry=entry("final"),
+        )
+        specs.append(StageGames(spec, summaries(played["f"])))
     seed = EventResults.objects.get(event=ev.event).seed
-    return compute_event(specs[:stages], profile=profile, seed=seed)
+    return compute_event(specs, profile=profile, seed=seed)
