@@ -420,6 +420,8 @@ def test_cut_shown_then_reopened_and_stage_finished_from_the_page(
     url = reverse("event-stages", args=[event.pk])
     text = client.get(url).content.decode()
     assert "Not confirmed yet" in text and "finish-0" in text
+    assert reverse("results:stage-cut", kwargs={"pk": event.pk, "position": 1}) in text
+    assert 'id="cut-2"' not in text  # the semi-final is not released: no cut page yet
     services.confirm_cut(organiser, event, 1, [p.pk for p in players[:20]])
     text = client.get(url).content.decode()
     assert "Confirmed: 20 players" in text and text.index(players[0].display_name) < text.index(
