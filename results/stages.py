@@ -99,6 +99,35 @@ def released_winners(game_ids: Sequence[int]) -> dict[int, str]:
     }
 
 
+#: The pipeline's own warnings (the engine's are said by league.engine_text).
+OWN_WARNINGS = {
+    "results.record_skipped": _(
+        "The confirmed record of game %(game)s could not be read: it is left out."
+    ),
+    "results.stage_not_confirmed": _(
+        "Games of “%(stage)s” are released but its cut is not confirmed: they count once it is."
+    ),
+}
+
+
+def warning_texts(access: LeagueAccess, event: Event, state: EventResults | None) -> list[str]:
+    """The pipeline's warnings about the event (a player seated outside a cut, …) in the
+    reader's language, for its organisers only (they may name a hidden stage's players)."""
+    if state is None or not state.warnings or not access.can_manage_event(event):
+        return []
+    out = []
+    for w in state.warnings:
+        own = OWN_WARNINGS.get(str(w.get("code")))
+        if own is not None:
+            try:
+                out.append(str(own) % dict(w.get("params") or {}))
+                continue
+            except (KeyError, TypeError, ValueError):
+                pass
+        out.append(message_text(w))
+    return out
+
+
 # --- the cut ------------------------------------------------------------------------------
 
 

@@ -121,6 +121,7 @@ def stage_standings(
             "after": after,
             "stages": stage_reads.stage_links(access_for(request), event, plans),
             "current": str(plan.position),
+            "warnings": stage_reads.warning_texts(access_for(request), event, state),
         },
     )
 

@@ -32,7 +32,7 @@ from league.stages.selectors import event_stages
 from results import selectors
 from results.models import EventStanding
 from results.reasons import Words, explain
-from results.stages import final_plan, stage_links
+from results.stages import final_plan, stage_links, warning_texts
 from results.views.rankings import player_prefix
 
 
@@ -110,6 +110,7 @@ def standings(request: HttpRequest, club_slug: str, event_slug: str) -> HttpResp
             "columns": columns,
             "stages": stage_links(access_for(request), event, plans),
             "current": "final",
+            "warnings": warning_texts(access_for(request), event, state),
             # the first stage the public order stops before (hidden, not finished)
             "withheld": next((p for p in plans if not p.public), None),
             "final_url": reverse("results:final-table", args=[event.club.slug, event.slug])

@@ -18,7 +18,7 @@ from league.stages.models import Stage
 from results.models import EventResults, StageStanding
 from tests.league.factories import ClubOrganiserFactory, RefereeFactory
 from tests.results.factories import Played, played_event
-from tests.results.stages_factories import expected, play_all, play_at, three_stages
+from tests.results.stages_factories import expected, freeze_cut, play_all, play_at, three_stages
 
 pytestmark = pytest.mark.django_db
 
@@ -273,3 +273,20 @@ def test_the_standings_page_says_which_stage_it_stops_before(client: Client) -> 
         reverse("results:standings", args=[ev.club.slug, ev.event.slug])
     ).content.decode()
     assert 'id="stage-withheld"' in html
+
+
+def test_the_organisers_see_a_player_seated_outside_the_cut(client: Client) -> None:
+    ev = qualified(three_stages())
+    semi = freeze_cut(ev, 1, 16)
+    outsider = next(p for p in ev.players if p not in semi)
+    play_at(ev, 2, 1, [*semi[:7], outsider], 21)
+    url = reverse("results:standings", args=[ev.club.slug, ev.event.slug])
+    assert 'id="pipeline-warnings"' not in client.get(url).content.decode()
+    client.force_login(ev.referee.user)
+    assert 'id="pipeline-warnings"' not in client.get(url).content.decode()
+    client.force_login(ev.organiser)
+    html = client.get(url).content.decode()
+    warnings = html[html.index('id="pipeline-warnings"') :]
+    assert outsider.handle in warnings[: warnings.index("</div>")]
+    assert "semifinal" in warnings[: warnings.index("</div>")]
+    assert 'id="pipeline-warnings"' in client.get(stage_url(ev, 0)).content.decode()
