@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from games.models import Game
 from games.services import void_game
+from league.events.services import transition_event
 from league.models import Event, League, Season
 from league.stages.models import Stage
 from results.models import EventResults, EventStanding, SeasonStanding, StageStanding
@@ -162,3 +163,19 @@ def test_a_hidden_stage_stays_out_of_the_public_rows_until_finished() -> None:
         SeasonStanding.objects.filter(season=season).values_list("player__handle", "points")
     )
     assert totals == {f.player: f.points.quantize(Decimal("0.01")) for f in whole.final}
+
+
+def test_finishing_the_event_makes_a_hidden_final_public() -> None:
+    """A finished event has every stage finished: its status change recomputes."""
+    ev = three_stages(final_hidden=True)
+    played = play_all(ev)
+    assert EventStanding.objects.filter(event=ev.event, rank=1).get().handle == (
+        expected(ev, played, stages=2).final[0].player
+    )
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        transition_event(ev.organiser, ev.event, Event.Status.FINISHED)
+    whole = expected(ev, played)
+    assert [f.player for f in whole.final] != [f.player for f in expected(ev, played, 2).final]
+    final = list(EventStanding.objects.filter(event=ev.event).order_by("position"))
+    assert [r.handle for r in final] == [f.player for f in whole.final]
+    assert not EventResults.objects.get(event=ev.event).stale
