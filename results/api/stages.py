@@ -25,6 +25,7 @@ from league.stages.models import EntryKind
 from league.stages.selectors import StagePlan, event_stages
 from results import selectors
 from results import stages as stage_reads
+from results.pipeline.stages import plain
 from results.reasons import Words, explain
 
 
@@ -152,8 +153,8 @@ class StageStandingView(APIView):
                     "tied": row.tied,
                     "handle": row.handle,
                     "display_name": row.player.display_name if row.player else None,
-                    "points": str(row.points.normalize()),
-                    "stage_points": str(row.stage_points.normalize()),
+                    "points": plain(row.points),
+                    "stage_points": plain(row.stage_points),
                     "games": row.games,
                     "metrics": row.metrics,
                     "above_next": row.above_next,

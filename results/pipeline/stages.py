@@ -15,7 +15,7 @@ existed: :func:`engine.standings.compute_standings` over its games.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -38,6 +38,10 @@ from league.stages.selectors import StagePlan, event_stages, stage_of_round
 from results.pipeline.rated import released_versions
 
 log = logging.getLogger(__name__)
+
+#: How a decimal is written into a row: ``str`` (one-stage events, as always) or
+#: :func:`plain` (stages: multiplied and weighted values without trailing zeros).
+Show = Callable[[Decimal], str]
 
 #: ``above_next`` of two lines of the final order that left at different stages: the
 #: one who reached the later stage ranks higher (values: 1-based stage numbers).
@@ -235,28 +239,33 @@ def compute(loaded: Loaded, seed: int) -> StageResult:
     ids = _ids(p for s in outcome.stages for p in s.entrants)
     for stage in outcome.stages:
         result.stage_rows.extend(
-            _stage_rows(stage.index, stage.cumulative, stage.stage_points, ids)
+            _stage_rows(stage.index, stage.cumulative, stage.stage_points, ids, plain)
         )
     if public is not None:
         result.rows = final_rows(public, ids)
     return result
 
 
+def plain(value: Decimal) -> str:
+    """A decimal as written by hand: no trailing zeros, no exponent ("2.8", "10")."""
+    return format(value.normalize(), "f")
+
+
 def _ids(handles: Any) -> dict[str, int]:
     return dict(Player.objects.filter(handle__in=list(set(handles))).values_list("handle", "pk"))
 
 
-def _above(standings: Standings, a: str, b: str) -> dict[str, Any]:
+def _above(standings: Standings, a: str, b: str, show: Show = str) -> dict[str, Any]:
     ex = standings.explain(a, b)
     return {
         "metric": ex.metric,
-        "higher": None if ex.higher_value is None else str(ex.higher_value),
-        "lower": None if ex.lower_value is None else str(ex.lower_value),
+        "higher": None if ex.higher_value is None else show(ex.higher_value),
+        "lower": None if ex.lower_value is None else show(ex.lower_value),
         "level_on": list(ex.level_on),
     }
 
 
-def _line(row: Any, ids: dict[str, int]) -> dict[str, Any]:
+def _line(row: Any, ids: dict[str, int], show: Show = str) -> dict[str, Any]:
     """The fields of an ``EventStanding`` row from an engine standing row."""
     return {
         "handle": row.player,
@@ -268,7 +277,7 @@ def _line(row: Any, ids: dict[str, int]) -> dict[str, Any]:
         "games": row.games,
         "awards": format_points(row.awards),
         "ci": format_points(row.ci),
-        "metrics": {k: str(v) for k, v in row.metrics.items()},
+        "metrics": {k: show(v) for k, v in row.metrics.items()},
         "items": [
             {
                 "game": int(i.game),
@@ -311,12 +320,12 @@ def final_rows(outcome: EventOutcome, ids: dict[str, int]) -> list[dict[str, Any
     rows = []
     final = outcome.final
     for position, f in enumerate(final, start=1):
-        line = _line(cumulative[f.last_stage][f.player], ids)
+        line = _line(cumulative[f.last_stage][f.player], ids, plain)
         above: dict[str, Any] = {}
         if position < len(final):
             below = final[position]
             if below.last_stage == f.last_stage:
-                above = _above(stages[f.last_stage].cumulative, f.player, below.player)
+                above = _above(stages[f.last_stage].cumulative, f.player, below.player, plain)
             else:
                 above = {
                     "metric": REACHED,
@@ -330,14 +339,14 @@ def final_rows(outcome: EventOutcome, ids: dict[str, int]) -> list[dict[str, Any
 
 
 def _stage_rows(
-    stage: int, standings: Standings, stage_points: Any, ids: dict[str, int]
+    stage: int, standings: Standings, stage_points: Any, ids: dict[str, int], show: Show = str
 ) -> list[dict[str, Any]]:
     """``StageStanding`` rows of one stage's cumulative standing."""
     rows = []
     for position, row in enumerate(standings.rows, start=1):
         above: dict[str, Any] = {}
         if position < len(standings.rows):
-            above = _above(standings, row.player, standings.rows[position].player)
+            above = _above(standings, row.player, standings.rows[position].player, show)
         own = stage_points.get(row.player, row.points) if stage_points else row.points
         rows.append(
             {
@@ -350,7 +359,7 @@ def _stage_rows(
                 "points": str(row.points),
                 "stage_points": str(Decimal(own)),
                 "games": row.games,
-                "metrics": {k: str(v) for k, v in row.metrics.items()},
+                "metrics": {k: show(v) for k, v in row.metrics.items()},
                 "above_next": above,
             }
         )

@@ -37,7 +37,7 @@ from league.stages.services import round_statuses, stage_released
 from results import selectors
 from results import stages as stage_reads
 from results.account import WINNER_TEXT
-from results.pipeline.stages import load, stage_inputs
+from results.pipeline.stages import load, plain, stage_inputs
 from results.reasons import Words, explain
 from results.views.rankings import player_prefix
 from results.views.standings import public_event
@@ -74,9 +74,9 @@ def stage_lines(event: Event, plan: StagePlan, cut: int | None) -> list[dict[str
                 "player_url": f"{players}{row.handle}/" if row.player else "",
                 "rank": row.rank,
                 "tied": row.tied,
-                "points": words.number(str(row.points)),
-                "stage_points": words.number(str(row.stage_points)),
-                "carried": words.number(str(row.points - row.stage_points)),
+                "points": words.number(plain(row.points)),
+                "stage_points": words.number(plain(row.stage_points)),
+                "carried": words.number(plain(row.points - row.stage_points)),
                 "games": row.games,
                 "why": explain(row, below, words),
                 "cut_after": cut is not None and i + 1 == cut and below is not None,
@@ -162,8 +162,8 @@ def stage_standings_csv(
                 "yes" if row.tied else "",
                 row.handle,
                 row.player.display_name if row.player else "",
-                row.points.normalize(),
-                row.stage_points.normalize(),
+                plain(row.points),
+                plain(row.stage_points),
                 row.games,
                 "" if cut is None else ("yes" if i < cut else ""),
                 explain(row, below, words),
@@ -277,7 +277,7 @@ def final_table(request: HttpRequest, club_slug: str, event_slug: str) -> HttpRe
                         {
                             "seat": s.number,
                             "player": s.player,
-                            "total": words.number(str(after[s.player.handle]))
+                            "total": words.number(plain(after[s.player.handle]))
                             if s.player.handle in after
                             else "",
                         }
