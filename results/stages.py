@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from engine.errors import EngineError
-from engine.formats.stages import Entry, EntryKind, compute_event
+from engine.formats.stages import Entry, EntryKind, StageGames, compute_event
 from engine.standings import LOTS
 from league.engine_text import message_text
 from league.errors import UserError, require
@@ -125,6 +125,31 @@ def warning_texts(access: LeagueAccess, event: Event, state: EventResults | None
             except (KeyError, TypeError, ValueError):
                 pass
         out.append(message_text(w))
+    return out
+
+
+def running_totals(event: Event, plan: StagePlan) -> dict[int, dict[str, Decimal]]:
+    """After each released game of stage ``plan`` (by game id): every entrant's
+    cumulative total, the engine's own computation over the games up to it (the final
+    table's running totals; ask :func:`visible` first). Empty if the engine refuses."""
+    loaded = load(event)
+    seed = event_seed(event)
+    out: dict[int, dict[str, Decimal]] = {}
+    try:
+        inputs = stage_inputs(loaded)
+        if len(inputs) <= plan.position:
+            return out
+        stage = inputs[plan.position]
+        for i, summary in enumerate(stage.games, start=1):
+            prefix = [*inputs[: plan.position], StageGames(stage.spec, stage.games[:i])]
+            outcome = compute_event(
+                prefix, profile=loaded.profile, precedence=loaded.precedence, seed=seed
+            )
+            out[int(summary.game)] = {
+                r.player: r.points for r in outcome.stages[-1].cumulative.rows
+            }
+    except EngineError:
+        return out
     return out
 
 

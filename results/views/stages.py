@@ -18,8 +18,6 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from engine.errors import EngineError
-from engine.formats.stages import StageGames, compute_event
 from games.models import Game
 from games.permissions import access_for
 from league import permissions as perms
@@ -37,7 +35,7 @@ from league.stages.services import round_statuses, stage_released
 from results import selectors
 from results import stages as stage_reads
 from results.account import WINNER_TEXT
-from results.pipeline.stages import load, plain, stage_inputs
+from results.pipeline.stages import plain
 from results.reasons import Words, explain
 from results.views.rankings import player_prefix
 from results.views.standings import public_event
@@ -216,28 +214,6 @@ def stage_cut(request: HttpRequest, pk: int, position: int) -> HttpResponse:
 # --- the final table ------------------------------------------------------------------------
 
 
-def _running_totals(event: Event, plan: StagePlan) -> dict[int, dict[str, Decimal]]:
-    """After each released game of the final (by game id): every finalist's cumulative
-    total, the engine's own computation over the games up to it."""
-    loaded = load(event)
-    inputs = stage_inputs(loaded)
-    if len(inputs) <= plan.position:
-        return {}
-    seed = stage_reads.event_seed(event)
-    final = inputs[plan.position]
-    out: dict[int, dict[str, Decimal]] = {}
-    for i, summary in enumerate(final.games, start=1):
-        prefix = [*inputs[: plan.position], StageGames(final.spec, final.games[:i])]
-        try:
-            outcome = compute_event(
-                prefix, profile=loaded.profile, precedence=loaded.precedence, seed=seed
-            )
-        except EngineError:
-            return out
-        out[int(summary.game)] = {r.player: r.points for r in outcome.stages[-1].cumulative.rows}
-    return out
-
-
 @require_GET
 def final_table(request: HttpRequest, club_slug: str, event_slug: str) -> HttpResponse:
     """The final table for a projector: the seat plan game by game, each game's result
@@ -261,7 +237,7 @@ def final_table(request: HttpRequest, club_slug: str, event_slug: str) -> HttpRe
     totals: dict[int, dict[str, Decimal]] = {}
     if shown and released:
         winners = stage_reads.released_winners(released)
-        totals = _running_totals(event, plan)
+        totals = stage_reads.running_totals(event, plan)
     words = Words()
     rows = []
     for rnd in rounds:
