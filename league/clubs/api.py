@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.db.models import QuerySet
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
@@ -220,10 +221,13 @@ class LeagueViewSet(
         return Response(s.CircuitProfileSerializer(made).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
-        methods=["get"], responses={200: s.CircuitProfileSerializer, 404: ErrorSerializer}
+        methods=["get"],
+        operation_id="v1_leagues_circuit_retrieve",
+        responses={200: s.CircuitProfileSerializer, 404: ErrorSerializer},
     )
     @extend_schema(
         methods=["post"],
+        operation_id="v1_leagues_circuit_version_create",
         request=s.CircuitInputSerializer,
         responses={
             201: s.CircuitProfileSerializer,
@@ -244,8 +248,12 @@ class LeagueViewSet(
         versions = CircuitProfile.objects.filter(league=league).select_related("league")
         found = versions.filter(slug=circuit).order_by("-version").first()
         if found is None:
-            found = circuits.circuit_by_key(league, circuit)
-        assert found is not None  # a key was given
+            try:
+                found = circuits.circuit_by_key(league, circuit)
+            except UserError:
+                found = None
+        if found is None:
+            raise Http404
         if request.method == "GET":
             return Response(s.CircuitProfileSerializer(found).data)
         data = valid(s.CircuitInputSerializer, request)

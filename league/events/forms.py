@@ -132,8 +132,8 @@ class EventForm(forms.Form):
         required=False,
         initial="club",
         help_text=_(
-            "Its weight in the season's circuit: one of the circuit profile's categories "
-            "(e.g. club, open, major). Empty: club."
+            "Its weight in the season's circuit: one of the categories of the season's "
+            "circuit profile. Empty: club."
         ),
     )
 

@@ -314,7 +314,8 @@ def test_the_api_reads_creates_and_versions_profiles() -> None:
     assert [p["key"] for p in anyone.get(url).json()] == ["tour-v2", "tour-v1"]
     assert anyone.get(f"{url}tour-v1/").json()["profile"]["best"] == 3
     assert anyone.get(f"{url}tour/").json()["key"] == "tour-v2"
-    assert anyone.get(f"{url}nope-v9/").status_code == 400
+    assert anyone.get(f"{url}nope-v9/").status_code == 404
+    assert anyone.get(f"{url}tour-v9/").status_code == 404
     assert anyone.post(url, {"slug": "x", "profile": PROFILE}, format="json").status_code in (
         401,
         403,
