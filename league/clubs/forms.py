@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -227,8 +228,8 @@ class CircuitForm(forms.Form):
             "places": ", ".join(data.get("places", [])),
             "categories": "\n".join(f"{k}={v}" for k, v in data.get("categories", {}).items()),
             "field_reference": field.get("reference", 1),
-            "field_min": field.get("min", "1"),
-            "field_max": field.get("max", "1"),
+            "field_min": Decimal(str(field.get("min", "1"))),  # shown in the reader's notation
+            "field_max": Decimal(str(field.get("max", "1"))),
             "best": data.get("best"),
             "min_events": data.get("min_events", 1),
         }

@@ -351,3 +351,15 @@ def test_the_season_api_sets_and_shows_the_circuit() -> None:
     assert cleared.status_code == 200 and cleared.json()["circuit"] is None
     seasons = api_for(None).get(f"/api/v1/leagues/{league.slug}/").json()["seasons"]
     assert seasons[0]["circuit"] is None
+
+
+def test_the_profile_form_writes_decimals_in_the_readers_notation() -> None:
+    user, league = organiser_league()
+    circuits.create_circuit(user, league, slug="tour", data=PROFILE)
+    c = client_for(user)
+    edit = reverse("circuit-edit", args=[league.slug, "tour"])
+    page = c.get(edit, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert 'value="0,5"' in page and 'value="1,5"' in page
+    response = c.post(edit, {**FORM, "field_min": "0,25"}, HTTP_ACCEPT_LANGUAGE="es")
+    assert response.status_code == 302
+    assert CircuitProfile.objects.get(version=2).data["field"]["min"] == "0.25"
