@@ -12,6 +12,11 @@ urlpatterns = [
     path("manage/events/<int:pk>/draw/", views.draw_page, name="event-draw"),
     path("manage/events/<int:pk>/draw/start/", views.draw_start, name="draw-start"),
     path("manage/events/<int:pk>/draw/job/", views.draw_job, name="draw-job"),
+    path(
+        "manage/events/<int:pk>/stages/<int:position>/final-table/",
+        views.final_table_draw,
+        name="draw-final-table",
+    ),
     path("manage/events/<int:pk>/draw.csv", views.draw_csv, name="draw-csv"),
     path("manage/events/<int:pk>/referees/assign/", views.referees_assign, name="referees-assign"),
     path("manage/events/<int:pk>/rounds/<int:number>/swap/", views.round_swap, name="round-swap"),

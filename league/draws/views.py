@@ -19,7 +19,8 @@ from league.clubs.models import Player, Referee
 from league.draws import selectors as draw_selectors
 from league.draws import services
 from league.draws.export import write_draw_csv
-from league.draws.forms import DrawForm, SwapForm
+from league.draws.final_table import draw_final_table
+from league.draws.forms import DrawForm, FinalTableForm, SwapForm
 from league.errors import UserError
 from league.events import lifecycle
 from league.events import selectors as event_selectors
@@ -81,6 +82,22 @@ def draw_page(request: HttpRequest, pk: int) -> HttpResponse:
             "stages": stage_selectors.stage_rows(event) if can_manage else [],
         },
     )
+
+
+@page_action
+def final_table_draw(request: HttpRequest, pk: int, position: int) -> HttpResponse:
+    """Seat a final-table stage by its design (the rounds become drafts)."""
+    event = event_for(request, pk, perms.LeagueAccess.can_manage_event)
+    form = FinalTableForm(request.POST)
+    if not form.is_valid():
+        raise UserError(gettext_lazy("The seed is a whole number."), code="seed")
+    design = draw_final_table(request.user, event, position, form.cleaned_data["seed"])
+    messages.success(
+        request,
+        _("The final table is seated for %(n)s games (seed %(seed)s).")
+        % {"n": len(design.games), "seed": design.seed},
+    )
+    return redirect(reverse("event-draw", args=[event.pk]) + "#stages")
 
 
 @page_action

@@ -15,9 +15,10 @@ from rest_framework.response import Response
 
 from league import permissions as perms
 from league.draws.api import EventDrawViewSet
+from league.draws.final_table import draw_final_table
 from league.errors import UserError
 from league.events.models import Event
-from league.rest import EVENT_ERRORS
+from league.rest import EVENT_ERRORS, valid
 from league.stages import serializers as st
 from league.stages import services
 from league.stages.selectors import event_stages
@@ -66,3 +67,32 @@ class EventStagesViewSet(EventDrawViewSet):
         event = self._event(perms.can_manage_event)
         services.finish_stage(request.user, event, int(position))
         return Response(_stages_body(event))
+
+    @extend_schema(
+        request=st.FinalTableInputSerializer,
+        responses={200: st.FinalTableSerializer, **EVENT_ERRORS},
+    )
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path=r"stages/(?P<position>[0-9]{1,2})/final-table",
+    )
+    def final_table(self, request: Request, pk: str, position: str) -> Response:
+        """Seat the stage's final table by the final design (its rounds become drafts)."""
+        event = self._event(perms.can_manage_event)
+        seed = valid(st.FinalTableInputSerializer, request).get("seed")
+        design = draw_final_table(request.user, event, int(position), seed)
+        plan = next(p for p in event_stages(event) if p.position == int(position))
+        return Response(
+            st.FinalTableSerializer(
+                {
+                    "stage": plan.name,
+                    "first_round": plan.first_round,
+                    "games": [[int(p) for p in game] for game in design.games],
+                    "seed": design.seed,
+                    "method": design.method,
+                    "max_neighbours": design.max_neighbours,
+                    "bound": design.bound,
+                }
+            ).data
+        )
