@@ -25,7 +25,7 @@ from league.stages.selectors import event_stages
 
 
 def _stages_body(event: Event) -> list[dict[str, Any]]:
-    return [dict(st.StageSerializer(plan).data) for plan in event_stages(event)]
+    return [dict(st.StagePlanSerializer(plan).data) for plan in event_stages(event)]
 
 
 def _stage_list(data: Any) -> list[dict[str, Any]]:
@@ -40,11 +40,11 @@ def _stage_list(data: Any) -> list[dict[str, Any]]:
 class EventStagesViewSet(EventDrawViewSet):
     """Events, everything an organiser does with them, and their stages."""
 
-    @extend_schema(methods=["GET"], request=None, responses=st.StageSerializer(many=True))
+    @extend_schema(methods=["GET"], request=None, responses=st.StagePlanSerializer(many=True))
     @extend_schema(
         methods=["PUT"],
         request=st.StageInputSerializer(many=True),
-        responses={200: st.StageSerializer(many=True), **EVENT_ERRORS},
+        responses={200: st.StagePlanSerializer(many=True), **EVENT_ERRORS},
     )
     @action(detail=True, methods=["get", "put"])
     def stages(self, request: Request, pk: str) -> Response:
@@ -56,7 +56,7 @@ class EventStagesViewSet(EventDrawViewSet):
         services.set_stages(request.user, event, _stage_list(request.data))
         return Response(_stages_body(event))
 
-    @extend_schema(request=None, responses={200: st.StageSerializer(many=True), **EVENT_ERRORS})
+    @extend_schema(request=None, responses={200: st.StagePlanSerializer(many=True), **EVENT_ERRORS})
     @action(
         detail=True,
         methods=["post"],

@@ -13,7 +13,7 @@ from league.stages.selectors import StagePlan
 from league.stages.validation import MAX_NAME, MAX_ROUNDS, entry_json
 
 
-class StageSerializer(serializers.Serializer[StagePlan]):
+class StagePlanSerializer(serializers.Serializer[StagePlan]):
     """One stage of an event (``entrants``: the confirmed cut, player ids in the order of
     the standing they were cut from; null while not confirmed)."""
 
@@ -57,10 +57,6 @@ class StageInputSerializer(serializers.Serializer[Any]):
     )
     hidden = serializers.BooleanField(required=False)
     seating = serializers.ChoiceField(choices=StageSeating.choices, required=False)
-
-
-class StagesInputSerializer(serializers.Serializer[Any]):
-    stages = StageInputSerializer(many=True)
 
 
 class FinalTableInputSerializer(serializers.Serializer[Any]):
