@@ -186,6 +186,8 @@ METRIC_LABELS: dict[str, Promise] = {
     "police-killer-wins": gettext_lazy("wins as police or killer"),
     "night1-deaths": gettext_lazy("times killed on night 1 as good"),
     "lots": gettext_lazy("drawing of lots"),
+    #: between two players who left at different stages (the later stage ranks above)
+    "stage": gettext_lazy("stage reached"),
 }
 
 

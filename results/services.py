@@ -27,7 +27,13 @@ from django.utils import timezone
 
 from games.models import Game
 from league.models import Event, Season
-from results.models import EventResults, EventStanding, ScoredGame, SeasonStanding
+from results.models import (
+    EventResults,
+    EventStanding,
+    ScoredGame,
+    SeasonStanding,
+    StageStanding,
+)
 from results.pipeline.rated import released_versions
 from results.pipeline.ratings import RatingsReport, rebuild_ratings, update_ratings
 from results.pipeline.standings import EventReport, recompute_event, recompute_season
@@ -173,6 +179,7 @@ def rebuild_all(events: bool = True, ratings: bool = True) -> RebuildReport:
             recompute_event(event_id, force=True, season=False)
         # Events without released games: no rows (before the seasons add them up).
         EventStanding.objects.exclude(event_id__in=ids).delete()
+        StageStanding.objects.exclude(event_id__in=ids).delete()
         EventResults.objects.exclude(event_id__in=ids).delete()
         seasons = list(
             Season.objects.filter(events__pk__in=ids).distinct().values_list("pk", flat=True)

@@ -246,6 +246,12 @@ def update_event(
             code="drawn",
             status=409,
         )
+    if "rounds_count" in changed and event.stages.exists():  # the sum of the stages' rounds
+        raise UserError(
+            _("The rounds of this event are its stages' rounds: change them on the Stages page."),
+            code="rounds_by_stages",
+            status=409,
+        )
     if "slug" in changed and Event.objects.filter(club=event.club, slug=changed["slug"]).exists():
         raise UserError(
             _("This club already has an event with the address “%(slug)s”."),
