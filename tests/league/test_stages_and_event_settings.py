@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.urls import reverse
 
 from league.errors import UserError
 from league.events.services import update_event
@@ -69,3 +70,19 @@ def test_a_rebuild_drops_stage_rows_of_an_event_without_released_games(event: Ev
     )
     rebuild_all(ratings=False)
     assert not StageStanding.objects.filter(event=event).exists()
+
+
+def test_the_public_event_page_leads_to_the_standings_of_each_stage_and_the_final_table(
+    client: Any, organiser: Any, event: Event
+) -> None:
+    services.set_stages(organiser, event, [*TWO_STAGES[:1], {**TWO_STAGES[1], "seating": "final"}])
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.REGISTRATION)
+    page = client.get(reverse("public-event", args=[event.club.slug, event.slug]))
+    html = page.content.decode()
+    for target in (
+        reverse("results:standings", args=[event.club.slug, event.slug]),
+        reverse("results:stage-standings", args=[event.club.slug, event.slug, 0]),
+        reverse("results:stage-standings", args=[event.club.slug, event.slug, 1]),
+        reverse("results:final-table", args=[event.club.slug, event.slug]),
+    ):
+        assert f'href="{target}"' in html, target
