@@ -15,6 +15,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -99,7 +100,7 @@ def stage_standings(
     lines: list[dict[str, Any]] = []
     if shown:
         version = f"{state.version}-{state.digest[:12]}" if state is not None else "none"
-        key = f"results:stage:{event.pk}:{plan.position}:{version}"
+        key = f"results:stage:{event.pk}:{plan.position}:{version}:{get_language()}"
         cached = cache.get(key)
         if cached is None:
             cached = stage_lines(event, plan, cut)
