@@ -8,17 +8,24 @@ sit side by side much more often than the rest. Two rules, both checked on the r
 * the neighbour bound: seat n sits next to seat 1, and no pair should be neighbours more
   than ``ceil(2g/(n-1))`` times (the average is 2g/(n−1)).
 
-The construction is Walecki's: players ∞ and Z_{n−1}, game k the Hamiltonian cycle
-∞, 0+k, 1+k, −1+k, 2+k, −2+k, … For odd n the first (n−1)/2 of them decompose K_n, for
-even n the n−1 of them cover every pair exactly twice and any (n−2)/2 consecutive ones
-are edge-disjoint, so the neighbour bound holds for every g. Each game may then be
-rotated and reflected without touching its neighbours; an exact backtracking over those
-choices makes the seats a Latin rectangle where one exists among them (``"design"``).
-Where none exists, the seat rule comes first (it is absolute, the bound is a goal): the
-games are the translates of one base row per block of n games (a cyclic Latin square,
-so the seat rule holds by construction) and a deterministic local search chooses the
-base rows that keep neighbour counts lowest (``"search"``). Both report what they
-reached, so a caller can show it.
+Every final of 8..16 players and 3..16 games is a stored design: the table
+``final_designs.json`` beside this module, made offline by ``bench/final_designs.py``
+(simulated annealing and a large-neighbourhood search over Latin-preserving moves,
+checked by :func:`check_design`) and read here once. The spec asks for a design, not a
+search, and no quick search meets the bound everywhere; a table is instant, the same on
+every machine, and checked by the tests entry by entry (``"design"``).
+
+Elsewhere the construction is Walecki's: players ∞ and Z_{n−1}, game k the Hamiltonian
+cycle ∞, 0+k, 1+k, −1+k, 2+k, −2+k, … For odd n the first (n−1)/2 of them decompose
+K_n, for even n the n−1 of them cover every pair exactly twice and any (n−2)/2
+consecutive ones are edge-disjoint, so the neighbour bound holds for every g. Each game
+may then be rotated and reflected without touching its neighbours; an exact backtracking
+over those choices makes the seats a Latin rectangle where one exists among them
+(``"design"``). Where none exists, the seat rule comes first (it is absolute, the bound
+is a goal): the games are the translates of one base row per block of n games (a cyclic
+Latin square, so the seat rule holds by construction) and a deterministic local search
+chooses the base rows that keep neighbour counts lowest (``"search"``). Both report what
+they reached, so a caller can show it.
 
 Which player is which row of the design is drawn from the seed like the lots
 (:func:`engine.standings.draw_lots`), so the design does not favour the top qualifier.
@@ -26,9 +33,12 @@ Which player is which row of the design is drawn from the seed like the lots
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 
 from engine.errors import EngineError
 from engine.standings import draw_lots
@@ -38,6 +48,8 @@ __all__ = [
     "MAX_PLAYERS",
     "FinalSeating",
     "FinalSeatingError",
+    "check_design",
+    "design_rows",
     "final_seating",
     "neighbour_bound",
     "neighbour_counts",
@@ -54,6 +66,12 @@ _DESIGN_NODES = 1500
 #: Local-search steps of the fallback: deterministic (steps, not seconds) so the same
 #: input gives the same seating on every machine.
 _SEARCH_STEPS = 1200
+
+#: The sizes whose designs are stored (``final_designs.json``, made offline by
+#: ``bench/final_designs.py``): every final of 8..16 players and 3..16 games.
+TABLE_PLAYERS = range(8, 17)
+TABLE_GAMES = range(3, 17)
+_TABLE_FILE = "final_designs.json"
 
 Row = tuple[int, ...]
 
@@ -113,6 +131,43 @@ def neighbour_counts(games: Sequence[Sequence[int]], n: int) -> list[list[int]]:
 
 def _max_neighbours(games: Sequence[Sequence[int]], n: int) -> int:
     return max((max(row) for row in neighbour_counts(games, n)), default=0)
+
+
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def encode_rows(rows: Sequence[Sequence[int]]) -> list[str]:
+    """The stored form of a design: one string a game, one base-36 digit a seat."""
+    return ["".join(_DIGITS[p] for p in row) for row in rows]
+
+
+def decode_rows(rows: Sequence[str]) -> list[Row]:
+    """The inverse of :func:`encode_rows`."""
+    return [tuple(int(c, 36) for c in row) for row in rows]
+
+
+def check_design(rows: Sequence[Sequence[int]], n: int, g: int) -> tuple[list[str], int]:
+    """What is wrong with a stored design (empty when nothing) and its max neighbours.
+
+    The stored designs keep the seat rule by blocks of n games (within each block nobody
+    repeats a seat, which implies :func:`seat_repeats` is 0) and meet the bound.
+    """
+    problems: list[str] = []
+    if len(rows) != g:
+        problems.append(f"{len(rows)} games, not {g}")
+    if any(sorted(row) != list(range(n)) for row in rows):
+        return [*problems, "a game does not seat every player once"], 0
+    for start in range(0, len(rows), n):
+        block = rows[start : start + n]
+        for seat in range(n):
+            if len({row[seat] for row in block}) != len(block):
+                problems.append(f"a player repeats seat {seat + 1} in games {start + 1}..")
+    if seat_repeats(rows, n):
+        problems.append("seat rule")
+    most = _max_neighbours(rows, n)
+    if most > neighbour_bound(n, g):
+        problems.append(f"{most} times neighbours, bound {neighbour_bound(n, g)}")
+    return problems, most
 
 
 def _walecki(n: int, g: int) -> list[Row]:
@@ -246,8 +301,41 @@ def _check(players: Sequence[str], games: int) -> None:
         )
 
 
+@cache
+def stored_designs() -> dict[tuple[int, int], tuple[Row, ...]]:
+    """The stored designs by ``(n, g)``, read once from the package's JSON table."""
+    text = resources.files(__package__).joinpath(_TABLE_FILE).read_text(encoding="utf-8")
+    table: dict[tuple[int, int], tuple[Row, ...]] = {}
+    for entry in json.loads(text)["designs"]:
+        n, g = int(entry["n"]), int(entry["g"])
+        table[(n, g)] = tuple(decode_rows(entry["rows"]))
+    return table
+
+
+@cache
+def _stored(n: int, g: int) -> tuple[tuple[Row, ...], int] | None:
+    """The stored design of ``(n, g)`` and its max neighbours, checked once; a design
+    that breaks the seat rule or seats someone twice is a corrupt table (ValueError)."""
+    rows = stored_designs().get((n, g))
+    if rows is None:
+        return None
+    problems, most = check_design(rows, n, g)
+    if any("neighbours" not in problem for problem in problems):
+        raise ValueError(f"{_TABLE_FILE}: the design for n={n}, g={g}: {'; '.join(problems)}")
+    return rows, most
+
+
 def design_rows(n: int, g: int) -> tuple[list[Row], str]:
-    """The design on rows ``0..n-1``: the games by seat and how they were found."""
+    """The design on rows ``0..n-1``: the games by seat and how they were found.
+
+    ``"design"``: a stored design of the table (8..16 players, 3..16 games) or Walecki's
+    cycles oriented into a Latin rectangle, both within the neighbour bound;
+    ``"search"``: the fallback search elsewhere, which may exceed it.
+    """
+    stored = _stored(n, g) if n in TABLE_PLAYERS and g in TABLE_GAMES else None
+    if stored is not None:
+        rows, most = stored
+        return list(rows), "design" if most <= neighbour_bound(n, g) else "search"
     cycles = _walecki(n, g)
     oriented = _orient(cycles, n)
     if oriented is not None:
