@@ -46,8 +46,15 @@ REPAIRS = int(
     os.environ.get("FD_REPAIRS", 1000)
 )  # refills of the large-neighbourhood search after each annealing
 REPAIR_NODES = 3000  # nodes of one refill's depth-first search
-OVER = 4  # weight of a count beyond the bound in the annealed cost
-T0, T1 = 3.0, 0.2  # temperatures at the start and the end of an attempt
+# SQUARE=0: the cost is the excess alone (FD_SQUARE=0 FD_T0=0.6 FD_T1=0.02 solved cells
+# the squared cost missed, and the other way round)
+SQUARE = int(os.environ.get("FD_SQUARE", 1))
+OVER = int(os.environ.get("FD_OVER", 4))  # weight of a count beyond the bound in the annealed cost
+# T0, T1: temperatures at the start and the end of an attempt
+T0, T1 = (
+    float(os.environ.get("FD_T0", 3.0)),
+    float(os.environ.get("FD_T1", 0.2)),
+)  # temperatures at the start and the end of an attempt
 
 
 class Anneal:
@@ -80,7 +87,7 @@ class Anneal:
                 self.cnt[c][a] += 1
         # the annealed cost: c² per pair (smooth, least when the counts are even) plus a
         # weight on the counts beyond the bound; ``excess`` (the goal, 0) is kept beside it
-        self.pen = [c * c + OVER * max(0, c - self.bound) for c in range(4 * g + 2)]
+        self.pen = [SQUARE * c * c + OVER * max(0, c - self.bound) for c in range(4 * g + 2)]
         pairs = [self.cnt[a][c] for a in range(n) for c in range(a + 1, n)]
         self.cost = sum(self.pen[c] for c in pairs)
         self.excess = sum(max(0, c - self.bound) for c in pairs)
