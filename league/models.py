@@ -1,6 +1,7 @@
 """The league's models, as Django loads them: each lives in its sub-package
-(``league.clubs``, ``league.events``, ``league.draws``, ``league.stages``) or in ``league.audit``; this
-module imports them so that the app registry finds them (``app_label`` stays ``league``).
+(``league.clubs``, ``league.events``, ``league.draws``, ``league.stages``) or in
+``league.audit``; this module imports them so that the app registry finds them
+(``app_label`` stays ``league``).
 """
 
 from __future__ import annotations

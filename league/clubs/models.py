@@ -153,12 +153,12 @@ class CircuitProfile(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return self.key
+
     @property
     def key(self) -> str:
         return f"{self.slug}-v{self.version}"
-
-    def __str__(self) -> str:
-        return self.key
 
 
 class Season(models.Model):
