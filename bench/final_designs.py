@@ -35,13 +35,20 @@ import sys
 import time
 from pathlib import Path
 
-from engine.formats.final_seating import check_design, encode_rows, neighbour_bound
+from engine.formats.final_seating import (
+    check_design,
+    decode_rows,
+    encode_rows,
+    neighbour_bound,
+    neighbour_counts,
+)
 
 OUT = Path(__file__).resolve().parent.parent / "engine" / "formats" / "final_designs.json"
 NS = range(8, 17)
 GS = range(3, 17)
 STEPS = int(os.environ.get("FD_STEPS", 100_000))  # moves per attempt
 ATTEMPTS = int(os.environ.get("FD_ATTEMPTS", 2))
+EXACT = float(os.environ.get("FD_EXACT", 120))  # seconds of exact search for a tight g = n−1
 REPAIRS = int(
     os.environ.get("FD_REPAIRS", 1000)
 )  # refills of the large-neighbourhood search after each annealing
@@ -370,11 +377,169 @@ def algebraic(n: int, g: int, rng: random.Random, tries: int = 100) -> list[list
     return []
 
 
+# --- Exact search for the tight cells (every pair exactly at the bound) ------------------
+
+
+def exact(n: int, g: int, seed: str, nodes_limit: int) -> list[list[int]]:
+    """An exact depth-first search, game by game and seat by seat, game 0 the identity
+    (relabelling symmetry); candidates: players not yet in this game whose seat is free
+    for them in the block and whose count with the previous seat's player (and, at the
+    last seat, the first's) stays within the bound, fewest-counted first, ties broken by
+    ``random.Random(seed)``. Tight cells (every pair exactly at the bound) also prune after
+    each game a pair still short of the bound by more than the games left. [] after
+    ``nodes_limit`` nodes."""
+    B = neighbour_bound(n, g)
+    tight = (2 * g) % (n - 1) == 0
+    rng = random.Random(seed)
+    cnt = [[0] * n for _ in range(n)]
+    used = [[0] * n for _ in range((g + n - 1) // n)]  # used[block][player]: seat mask
+    rows = [list(range(n))] + [[0] * n for _ in range(g - 1)]
+    for s in range(n):
+        used[0][s] |= 1 << s
+        cnt[s][(s + 1) % n] += 1
+        cnt[(s + 1) % n][s] += 1
+    budget = [nodes_limit]
+    pairs = [(p, q) for p in range(n) for q in range(p + 1, n)]
+
+    def feasible(k: int) -> bool:  # after row k is complete
+        left = g - 1 - k
+        lo = B - left
+        return lo <= 0 or all(cnt[p][q] >= lo for p, q in pairs)
+
+    def dfs(k: int, s: int, free: int) -> bool:
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
+        row = rows[k]
+        u = used[k // n]
+        prev = row[s - 1] if s else -1
+        cands = [
+            p
+            for p in range(n)
+            if free >> p & 1
+            and not u[p] >> s & 1
+            and (prev < 0 or cnt[prev][p] < B)
+            and (s < n - 1 or cnt[p][row[0]] < B)
+        ]
+        rng.shuffle(cands)
+        if prev >= 0:
+            cp = cnt[prev]
+            cands.sort(key=lambda p: cp[p])
+        for p in cands:
+            row[s] = p
+            u[p] |= 1 << s
+            if prev >= 0:
+                cnt[prev][p] += 1
+                cnt[p][prev] += 1
+            if s == n - 1:
+                q = row[0]
+                cnt[p][q] += 1
+                cnt[q][p] += 1
+                if (not tight or feasible(k)) and (k == g - 1 or dfs(k + 1, 0, (1 << n) - 1)):
+                    return True
+                cnt[p][q] -= 1
+                cnt[q][p] -= 1
+            elif dfs(k, s + 1, free & ~(1 << p)):
+                return True
+            if prev >= 0:
+                cnt[prev][p] -= 1
+                cnt[p][prev] -= 1
+            u[p] &= ~(1 << s)
+            if budget[0] < 0:
+                return False
+        return False
+
+    return [list(r) for r in rows] if dfs(1, 0, (1 << n) - 1) else []
+
+
+def luby(i: int) -> int:
+    """The Luby sequence 1, 1, 2, 1, 1, 2, 4, …: the node budgets of the restarts."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while True:
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        if i >= (1 << (k - 1)):
+            i -= (1 << (k - 1)) - 1
+            k = 1
+            while (1 << k) - 1 < i:
+                k += 1
+        else:
+            k -= 1
+
+
+def restarts(n: int, g: int, unit: int = 20000, tmax: float = 60) -> tuple[list[list[int]], int]:
+    """:func:`exact` with Luby restarts (budget ``unit``·luby(i), seed ``"n,g,i"``) for at
+    most ``tmax`` seconds: the rows ([] if none) and the restarts it took."""
+    t = time.time()
+    i = 0
+    while time.time() - t < tmax:
+        i += 1
+        rows = exact(n, g, f"{n},{g},{i}", unit * luby(i))
+        if rows:
+            return rows, i
+    return [], i
+
+
+# --- Open cells derived from solved ones (no search) -------------------------------------
+
+
+def _completion(rows: list[list[int]], n: int) -> list[int]:
+    """The row completing an (n−1)×n Latin rectangle to a Latin square."""
+    every = set(range(n))
+    return [(every - {row[s] for row in rows}).pop() for s in range(n)]
+
+
+def _uniform(rows: list[list[int]], n: int) -> bool:
+    """Every pair neighbours equally often (so any relabelling keeps the counts)."""
+    counts = {c for a, row in enumerate(neighbour_counts(rows, n)) for c in row[a + 1 :]}
+    return len(counts) == 1
+
+
+def _append(first: list[list[int]], second: list[list[int]], n: int) -> list[list[int]]:
+    """``first`` (n−1 games, a Latin rectangle, pairs uniform) then ``second`` (a Latin
+    rectangle, pairs uniform) relabelled so that its first game completes ``first``'s block
+    to a Latin square: the rest of ``second`` is the next block, Latin on its own, and
+    the pair counts add (uniform + uniform)."""
+    target = _completion(first, n)
+    base = second[0]
+    sigma = {base[s]: target[s] for s in range(n)}
+    return [list(r) for r in first] + [[sigma[p] for p in row] for row in second]
+
+
+def derive(n: int, g: int, solved: dict[tuple[int, int], list[list[int]]]) -> list[list[int]]:
+    """An open cell built from solved ones, or []:
+
+    * g < n−1 … g' ≤ n: the first g games of a design for (n, g') with the same bound
+      (fewer games never raise a count, a block stays Latin);
+    * g = (n−1) + g2: a tight (n, n−1) design (every pair exactly twice) followed by a
+      uniform (n, g2) design (every pair equally often) relabelled to complete the first
+      block (:func:`_append`).
+    """
+    bound = neighbour_bound(n, g)
+    for g2 in range(g + 1, n + 1):
+        rows = solved.get((n, g2))
+        if rows and neighbour_bound(n, g2) == bound:
+            return [list(r) for r in rows[:g]]
+    first = solved.get((n, n - 1))
+    if g > n and first and _uniform(first, n):
+        for g2 in range(1, g - n + 2):
+            second = solved.get((n, g2))
+            if g - (n - 1) == g2 and second and _uniform(second, n):
+                return _append(first, second, n)
+    return []
+
+
 def solve(n: int, g: int) -> tuple[list[list[int]], int]:
     """The rows of the best array found and the attempts it took."""
     rows = algebraic(n, g, random.Random(f"{n},{g},design"))
     if rows:
         return rows, 0
+    if g == n - 1 and EXACT > 0:
+        rows, restarts_taken = restarts(n, g, tmax=EXACT)
+        if rows:
+            return rows, restarts_taken
     best: tuple[int, list[list[int]]] | None = None
     for attempt in range(ATTEMPTS):
         a = Anneal(n, g, random.Random(f"{n},{g},{attempt}"))
@@ -401,8 +566,8 @@ def main(argv: list[str]) -> int:
     cells = (
         [(int(argv[i]), int(argv[i + 1])) for i in range(0, len(argv), 2)]
         if argv
-        else [(n, g) for n in NS for g in GS]
-    )
+        else sorted(((n, g) for n in NS for g in GS), key=lambda c: (c[1] != c[0] - 1, c))
+    )  # the tight g = n−1 cells first: other cells are derived from them
     table: dict[str, dict[str, object]] = {}
     if OUT.exists():
         table = {
@@ -415,7 +580,14 @@ def main(argv: list[str]) -> int:
             print(f"n={n} g={g}: stored, meets the bound", flush=True)
             continue
         t = time.perf_counter()
-        rows, attempts = solve(n, g)
+        solved = {
+            (int(str(e["n"])), int(str(e["g"]))): [list(r) for r in decode_rows(e["rows"])]  # type: ignore[arg-type]
+            for e in table.values()
+            if int(str(e["max_neighbours"])) <= int(str(e["bound"]))
+        }
+        rows, attempts = derive(n, g, solved), 0
+        if not rows:
+            rows, attempts = solve(n, g)
         problems, most = check_design(rows, n, g)
         print(
             f"n={n} g={g}: max {most} / bound {neighbour_bound(n, g)}, "

@@ -36,11 +36,6 @@ from engine.formats.final_seating import (
 GRID = [(n, g) for n in range(8, 17) for g in range(3, 17)]
 #: Cells whose stored design is still the best found, beyond the bound (docs).
 OPEN: set[tuple[int, int]] = {
-    (8, 7),
-    (8, 14),
-    (9, 8),
-    (9, 12),
-    (9, 16),
     (10, 9),
     (11, 10),
     (12, 11),
