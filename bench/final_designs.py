@@ -48,7 +48,7 @@ NS = range(8, 17)
 GS = range(3, 17)
 STEPS = int(os.environ.get("FD_STEPS", 100_000))  # moves per attempt
 ATTEMPTS = int(os.environ.get("FD_ATTEMPTS", 2))
-EXACT = float(os.environ.get("FD_EXACT", 120))  # seconds of exact search for a tight g = n−1
+EXACT = float(os.environ.get("FD_EXACT", 120))  # seconds of exact search (cells with g ≤ n)
 REPAIRS = int(
     os.environ.get("FD_REPAIRS", 1000)
 )  # refills of the large-neighbourhood search after each annealing
@@ -536,7 +536,7 @@ def solve(n: int, g: int) -> tuple[list[list[int]], int]:
     rows = algebraic(n, g, random.Random(f"{n},{g},design"))
     if rows:
         return rows, 0
-    if g == n - 1 and EXACT > 0:
+    if g <= n and EXACT > 0:
         rows, restarts_taken = restarts(n, g, tmax=EXACT)
         if rows:
             return rows, restarts_taken
