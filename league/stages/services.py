@@ -286,10 +286,11 @@ def set_stages(actor: Viewer, event: Event, stages: list[dict[str, Any]]) -> lis
     protect_recorded_play(old, cleaned, statuses)
     rows = {s.position: s for s in Stage.objects.filter(event=event)}
     Stage.objects.filter(event=event, position__gte=len(cleaned)).delete()
-    # names move between positions: free them first (the name is unique per event)
+    # names move between positions: free them first (the name is unique per event; a
+    # control character never begins a valid name, and PostgreSQL refuses NUL in text)
     for row in rows.values():
         if row.position < len(cleaned):
-            Stage.objects.filter(pk=row.pk).update(name=f"\x00{row.pk}")
+            Stage.objects.filter(pk=row.pk).update(name=f"\x01{row.pk}")
     saved = []
     for position, data in enumerate(cleaned):
         row = rows.get(position) or Stage(event=event, position=position)

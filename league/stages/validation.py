@@ -5,6 +5,7 @@ its rounds and seating, a cut stage its entry). Used by
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -90,7 +91,12 @@ def _clean_stage(
         )
     before = len(problems)
     name = data.get("name")
-    if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
+    if (
+        not isinstance(name, str)
+        or not name.strip()
+        or len(name.strip()) > MAX_NAME
+        or any(unicodedata.category(c) == "Cc" for c in name)  # no control characters
+    ):
         problems.append(
             _problem(
                 _("Stage %(stage)s needs a name of 1 to %(n)s characters."),

@@ -86,3 +86,21 @@ def test_the_public_event_page_leads_to_the_standings_of_each_stage_and_the_fina
         reverse("results:final-table", args=[event.club.slug, event.slug]),
     ):
         assert f'href="{target}"' in html, target
+
+
+def test_a_stage_name_with_a_control_character_is_refused(organiser: Any, event: Event) -> None:
+    with pytest.raises(UserError) as refused:
+        services.set_stages(organiser, event, [{"name": "qual\x00ifying", "rounds": 2}])
+    assert refused.value.code == "stages"
+    assert [p["code"] for p in refused.value.params["problems"]] == ["name"]
+
+
+def test_stages_that_swap_names_are_saved(organiser: Any, event: Event) -> None:
+    """Names move between positions through a temporary name PostgreSQL accepts."""
+    services.set_stages(organiser, event, TWO_STAGES)
+    swapped = [{**TWO_STAGES[0], "name": "final"}, {**TWO_STAGES[1], "name": "qualifying"}]
+    services.set_stages(organiser, event, swapped)
+    assert list(event.stages.order_by("position").values_list("name", flat=True)) == [
+        "final",
+        "qualifying",
+    ]
