@@ -19,7 +19,13 @@ with moves that keep every block a Latin rectangle, so the seat rule holds throu
 
 It starts from cyclic Latin squares (translates of Walecki's zigzag), is seeded per
 (n, g) with SplitMix-free ``random.Random(f"{n},{g},{attempt}")`` and restarts with the
-next attempt on stagnation, so a run is reproducible. Usage::
+next attempt on stagnation, so a run is reproducible.
+
+Before the annealing, a cell with g ≤ n gets an exact depth-first search with Luby
+restarts (:func:`restarts`, ``FD_EXACT`` seconds), and every cell is first tried as
+:func:`derive`-d from the cells already within the bound (a prefix of a design for more
+games, or a tight (n, n−1) design followed by a relabelled uniform one); the tight
+g = n−1 cells come first in a full run. Usage::
 
     nice python bench/final_designs.py            # all cells, writes the JSON
     nice python bench/final_designs.py 11 5 15 7  # only these (n, g) cells, merged in
