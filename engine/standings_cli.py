@@ -9,11 +9,11 @@ published and then silently change. Exit 0: standing printed; 1: an invalid reco
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
+from engine.cli_report import emit
 from engine.record import UnreadableFile, load_file
 from engine.scoring import DEFAULT_PROFILE, PROFILES, format_points, get_profile, summarize
 from engine.standings import METRICS, Standings, compute_standings
@@ -67,14 +67,7 @@ def run(args: argparse.Namespace) -> int:
         assert verdict.record is not None  # a valid verdict always carries its record
         summaries.append(summarize(verdict.record, str(path)))
     standing = compute_standings(summaries, get_profile(args.profile), seed=args.seed)
-    for warning in standing.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    if args.json:
-        json.dump(as_document(standing), sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
-    else:
-        sys.stdout.write(as_table(standing))
-    return EXIT_OK
+    return emit(standing, args.json, as_document, as_table, standing.warnings)
 
 
 def as_document(standing: Standings) -> dict[str, Any]:

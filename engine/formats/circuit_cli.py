@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from engine.cli_report import emit
 from engine.formats.circuit import CircuitError, CircuitStanding, compute_circuit, parse_circuit
 from engine.scoring import format_points
 
@@ -42,12 +43,7 @@ def run(args: argparse.Namespace) -> int:
     except CircuitError as e:
         print(f"error: {path}: {e} [{e.code}]", file=sys.stderr)
         return EXIT_INVALID
-    if args.json:
-        json.dump(as_document(standing), sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
-    else:
-        sys.stdout.write(as_table(standing))
-    return EXIT_OK
+    return emit(standing, args.json, as_document, as_table)
 
 
 def as_document(standing: CircuitStanding) -> dict[str, Any]:

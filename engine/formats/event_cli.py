@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.cli_report import emit
 from engine.errors import EngineError
 from engine.formats.stages import (
     EventOutcome,
@@ -167,14 +168,7 @@ def run(args: argparse.Namespace) -> int:
     except EngineError as e:  # a player outside a stage's entry, a bad precedence
         print(f"{path}: {e} [{e.code}]", file=sys.stderr)
         return EXIT_INVALID
-    for warning in outcome.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    if args.json:
-        json.dump(as_document(outcome), sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
-    else:
-        sys.stdout.write(as_table(outcome))
-    return EXIT_OK
+    return emit(outcome, args.json, as_document, as_table, outcome.warnings)
 
 
 def as_document(outcome: EventOutcome) -> dict[str, Any]:
