@@ -50,6 +50,9 @@ class Game(models.Model):
     status = models.CharField(
         _("status"), max_length=20, choices=Status.choices, default=Status.DRAFT
     )
+    #: A past result imported from a spreadsheet: the stable key of its row, so that
+    #: importing the same file twice changes nothing (empty for every other game).
+    import_key = models.CharField(max_length=64, blank=True, default="", db_default="")
     #: Bumped by every change; clients send it back (or an ETag) to detect stale writes.
     revision = models.PositiveIntegerField(default=1)
     # A voided event game leaves its table (so the table can be redrawn or played again)
@@ -73,6 +76,9 @@ class Game(models.Model):
         verbose_name = _("game")
         verbose_name_plural = _("games")
         constraints = [
+            models.UniqueConstraint(
+                fields=["import_key"], condition=~Q(import_key=""), name="unique_game_import_key"
+            ),
             models.CheckConstraint(
                 condition=(Q(table__isnull=False) & Q(club__isnull=True) & Q(referee__isnull=True))
                 | (Q(table__isnull=True) & Q(club__isnull=False))

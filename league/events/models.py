@@ -67,6 +67,16 @@ class Event(models.Model):
     circuit_category = models.CharField(
         _("circuit category"), max_length=40, default="club", db_default="club"
     )
+    #: The referee console's speech timers, in seconds (issue #20).
+    speech_seconds = models.PositiveSmallIntegerField(
+        _("speech (seconds)"), default=60, db_default=60
+    )
+    tie_speech_seconds = models.PositiveSmallIntegerField(
+        _("tie speech (seconds)"), default=30, db_default=30
+    )
+    last_words_seconds = models.PositiveSmallIntegerField(
+        _("last words (seconds)"), default=20, db_default=20
+    )
     status = models.CharField(
         _("status"), max_length=20, choices=Status.choices, default=Status.DRAFT
     )
