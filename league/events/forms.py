@@ -80,6 +80,25 @@ class EventForm(forms.Form):
         required=False,
     )
     ruleset = forms.ChoiceField(label=_("Ruleset"), choices=ruleset_choices)
+    speech_seconds = forms.IntegerField(
+        label=_("Speech (seconds)"),
+        min_value=5,
+        max_value=600,
+        initial=60,
+        required=False,
+        help_text=_("The referee's timer for each player's speech on the live sheet."),
+    )
+    tie_speech_seconds = forms.IntegerField(
+        label=_("Tie speech (seconds)"),
+        min_value=5,
+        max_value=600,
+        initial=30,
+        required=False,
+        help_text=_("The timer for the speeches before a tie-break ballot."),
+    )
+    last_words_seconds = forms.IntegerField(
+        label=_("Last words (seconds)"), min_value=5, max_value=600, initial=20, required=False
+    )
     scoring_profile = forms.ChoiceField(
         label=_("Scoring profile"), choices=[(k, k) for k in PROFILES]
     )
@@ -163,7 +182,13 @@ class EventForm(forms.Form):
     def service_kwargs(self) -> dict[str, Any]:
         data = dict(self.cleaned_data)
         data["circuit_category"] = data.get("circuit_category") or "club"
-        for key in ("check_in_opens_minutes", "check_in_closes_minutes"):
+        for key in (
+            "check_in_opens_minutes",
+            "check_in_closes_minutes",
+            "speech_seconds",
+            "tie_speech_seconds",
+            "last_words_seconds",
+        ):
             if data.get(key) is None:  # left empty: the default (new) or unchanged (edit)
                 data.pop(key, None)
         first = data.pop("first_round_at")
@@ -191,6 +216,9 @@ class EventForm(forms.Form):
             "check_in_opens_minutes": event.check_in_opens_minutes,
             "check_in_closes_minutes": event.check_in_closes_minutes,
             "ruleset": event.ruleset,
+            "speech_seconds": event.speech_seconds,
+            "tie_speech_seconds": event.tie_speech_seconds,
+            "last_words_seconds": event.last_words_seconds,
             "scoring_profile": event.scoring_profile,
             "tiebreak_precedence": ", ".join(event.tiebreak_precedence),
             "rounds_count": event.rounds_count,

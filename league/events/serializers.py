@@ -171,6 +171,15 @@ class EventInputSerializer(serializers.Serializer[Any]):
     )
     check_in_opens_minutes = serializers.IntegerField(min_value=0, max_value=1440, required=False)
     check_in_closes_minutes = serializers.IntegerField(min_value=0, max_value=1440, required=False)
+    speech_seconds = serializers.IntegerField(
+        min_value=5, max_value=600, required=False, help_text="the speech timer (default 60)"
+    )
+    tie_speech_seconds = serializers.IntegerField(
+        min_value=5, max_value=600, required=False, help_text="the tie speech timer (default 30)"
+    )
+    last_words_seconds = serializers.IntegerField(
+        min_value=5, max_value=600, required=False, help_text="the last words timer (default 20)"
+    )
     circuit_category = serializers.SlugField(
         max_length=40,
         required=False,

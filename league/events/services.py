@@ -82,7 +82,13 @@ EVENT_FIELDS = (
     "check_in_opens_minutes",
     "check_in_closes_minutes",
     "circuit_category",
+    "speech_seconds",
+    "tie_speech_seconds",
+    "last_words_seconds",
 )
+
+#: The bounds of the referee console's speech timers, in seconds (issue #20).
+SPEECH_SECONDS = (5, 600)
 
 
 def allowed_table_sizes(event: Event) -> tuple[int, ...]:
@@ -119,6 +125,16 @@ def validate_event_settings(event: Event) -> None:
             UserError(
                 _("Check-in may open and close at most a day around the first round."),
                 code="check_in_window",
+            )
+        )
+    lo, hi = SPEECH_SECONDS
+    timers = (event.speech_seconds, event.tie_speech_seconds, event.last_words_seconds)
+    if not all(isinstance(t, int) and lo <= t <= hi for t in timers):
+        problems.append(
+            UserError(
+                _("Speech timers must be between %(lo)s and %(hi)s seconds."),
+                code="speech_seconds",
+                params={"lo": lo, "hi": hi},
             )
         )
     if (
