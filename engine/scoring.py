@@ -9,7 +9,7 @@ rules of points do not depend on how records are parsed or replayed.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
@@ -403,6 +403,51 @@ def _check_award(award: AwardInfo, game: str) -> None:
         raise SummaryError("summary.award_positive", {**where, "kind": award.kind})
 
 
+# --- the profile's automatic points -----------------------------------------------------
+
+AutomaticKind = Literal["warnings", "ejection"]
+
+
+@dataclass(frozen=True)
+class AutomaticPoints:
+    """A line the profile adds by itself, not the referee: the penalty of a seat whose
+    warnings reached the profile's threshold, or the penalty of an ejected seat."""
+
+    seat: int
+    kind: AutomaticKind
+    points: Decimal
+    code: str
+    params: Params = field(default_factory=dict, hash=False)
+
+
+def automatic_points(
+    awards: Iterable[AwardInfo],
+    ejected: Iterable[int] = (),
+    profile: ScoringProfile = DEFAULT_PROFILE,
+) -> tuple[AutomaticPoints, ...]:
+    """The points ``profile`` adds by itself for these awards and ejections (scoring.md
+    §1): for each seat whose warnings reach ``warning_threshold``, ``-warning_penalty``
+    once (a fifth warning adds nothing more); for each ejected seat,
+    ``-ejection_penalty``. In seat order, a seat's warnings line before its ejection.
+
+    :func:`score_game` adds exactly these lines, so a live sheet that shows them shows
+    what the game will score. Bonuses and penalties are the referee's own points.
+    """
+    warnings = Counter(a.seat for a in awards if a.kind == "warning")
+    out = set(ejected)
+    lines: list[AutomaticPoints] = []
+    for seat in sorted(set(warnings) | out):
+        if warnings[seat] >= profile.warning_threshold:
+            penalty = -profile.warning_penalty
+            count = {"count": profile.warning_threshold}
+            lines.append(AutomaticPoints(seat, "warnings", penalty, "points.warnings", count))
+        if seat in out:
+            lines.append(
+                AutomaticPoints(seat, "ejection", -profile.ejection_penalty, "points.ejection", {})
+            )
+    return tuple(lines)
+
+
 # --- scoring one game -------------------------------------------------------------------
 
 
@@ -522,11 +567,9 @@ def _score_seat(summary: GameSummary, info: SeatInfo, profile: ScoringProfile) -
     warnings = [a for a in mine if a.kind == "warning"]
     for count, award in enumerate(warnings, start=1):
         add("warning", Decimal("0"), "points.warning", {**_noted(award.reason), "count": count})
-    if len(warnings) >= profile.warning_threshold:
-        threshold = {"count": profile.warning_threshold}
-        add("warnings", -profile.warning_penalty, "points.warnings", threshold)
-    if info.seat in summary.ejected:
-        add("ejection", -profile.ejection_penalty, "points.ejection", {})
+    ejected = (info.seat,) if info.seat in summary.ejected else ()
+    for line in automatic_points(mine, ejected, profile):
+        add(line.kind, line.points, line.code, line.params)
 
     victim = summary.night1_victim == info.seat
     if victim and side_of(info.role) == "good":
