@@ -16,7 +16,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
-from league.models import Club, Event, Referee, Round, Table
+from league.models import Club, Event, Player, Referee, Round, Table
 
 
 class Game(models.Model):
@@ -263,3 +263,105 @@ class GameSheet(models.Model):
     updated_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
+
+
+class Protest(models.Model):
+    """A protest against a released game's record, pointing to a phase, and its ruling.
+
+    Filed by a player of the game (from their personal page, or signed in) or by an
+    organiser of its event; ruled by the event's chief referee (``games.protests``):
+    ``upheld`` names the corrected version it led to, ``rejected`` says why. Open
+    protests are seen by the game's officials and the filer only; ruled ones are public.
+    Written only through ``games.protests``.
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        UPHELD = "upheld", _("upheld")
+        REJECTED = "rejected", _("rejected")
+
+    #: The longest protest text and ruling, and the longest evidence link.
+    TEXT_MAX = 2000
+    URL_MAX = 500
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="protests")
+    #: The player it comes from (None when an organiser files it).
+    player = models.ForeignKey(
+        Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="protests"
+    )
+    #: The account that filed it (None when a player filed from their personal link).
+    filed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    #: Where in the record: "night 2", "day 1", "day 1 ballot 2", "awards", "result" or
+    #: "setup" (the engine's ``where`` words), checked against the game's record.
+    phase = models.CharField(_("phase"), max_length=24)
+    text = models.TextField(_("protest"), max_length=TEXT_MAX)
+    evidence = models.URLField(_("photo or video link"), max_length=URL_MAX, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
+    )
+    ruling = models.TextField(_("ruling"), max_length=TEXT_MAX, blank=True)
+    #: PROTECT like a version's confirmer: an account that ruled is deactivated, never
+    #: deleted.
+    ruled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    ruled_at = models.DateTimeField(null=True, blank=True)
+    #: The corrected version an upheld protest led to (submitted by the ruler, confirmed
+    #: by another official through the normal confirmation).
+    version = models.ForeignKey(
+        GameVersion, on_delete=models.RESTRICT, null=True, blank=True, related_name="protests"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["game", "created_at", "pk"]
+        verbose_name = _("protest")
+        verbose_name_plural = _("protests")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["open", "upheld", "rejected"]),
+                name="protest_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=(
+                    Q(status="open")
+                    & Q(ruled_by__isnull=True)
+                    & Q(ruled_at__isnull=True)
+                    & Q(ruling="")
+                )
+                | (
+                    Q(status__in=["upheld", "rejected"])
+                    & Q(ruled_by__isnull=False)
+                    & Q(ruled_at__isnull=False)
+                    & ~Q(ruling="")
+                ),
+                name="ruled_protest_has_ruling_and_ruler",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="upheld", version__isnull=False)
+                | (~Q(status="upheld") & Q(version__isnull=True)),
+                name="upheld_protest_names_its_version",
+            ),
+            models.CheckConstraint(
+                condition=Q(evidence="")
+                | Q(evidence__startswith="http://")
+                | Q(evidence__startswith="https://"),
+                name="protest_evidence_is_a_web_link",
+            ),
+            models.CheckConstraint(condition=~Q(text=""), name="protest_has_text"),
+        ]
+        indexes = [models.Index(fields=["status", "game"], name="protest_status_game")]
+
+    def __str__(self) -> str:
+        return _("Protest %(n)s on %(game)s") % {"n": self.pk, "game": self.game}
+
+    @property
+    def ruled(self) -> bool:
+        return self.status != self.Status.OPEN

@@ -1,5 +1,7 @@
 """A released game's record told night by night, in the reader's language (the game's
-results page and the API)."""
+results page and the API): each phase's sentences (``lines``) and, for the page, who
+voted for whom ballot by ballot, last words with their suspects, and the awards with
+their reasons (:func:`account`, :func:`awards`)."""
 
 from __future__ import annotations
 
@@ -83,8 +85,90 @@ def account(record: dict[str, Any], names: dict[str, str]) -> list[dict[str, Any
                     if out
                     else _("Nobody was voted out.")
                 )
-        phases.append({"title": title, "lines": lines})
+        phases.append(
+            {
+                "title": title,
+                "lines": lines,
+                "kind": p.get("phase"),
+                "n": n,
+                "ballots": _ballots(p, seats),
+                "last_words": _last_words(p, seats),
+                "ejected": [_seat(s, seats) for s in p.get("eject") or []],
+            }
+        )
     return phases
+
+
+def _seat(seat: Any, seats: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    """A seat as the page shows it: number, name and role."""
+    info = seats.get(seat, {})
+    role = info.get("role", "")
+    return {
+        "seat": seat,
+        "name": info.get("name", ""),
+        "role": role,
+        "role_label": ROLE_LABELS.get(role, role),
+    }
+
+
+def _ballots(phase: dict[str, Any], seats: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each ballot of a day: every vote (voter → target, ``None`` an abstention) in seat
+    order, and the tally, most votes first."""
+    out = []
+    for i, ballot in enumerate(phase.get("ballots") or [], start=1):
+        if not isinstance(ballot, dict):
+            continue
+        votes = []
+        tally: dict[Any, int] = defaultdict(int)
+        for voter, target in sorted(ballot.items(), key=lambda kv: int(kv[0])):
+            votes.append(
+                {
+                    "voter": _seat(int(voter), seats),
+                    "target": _seat(target, seats) if target is not None else None,
+                }
+            )
+            if target is not None:
+                tally[target] += 1
+        counts = sorted(tally.items(), key=lambda kv: (-kv[1], kv[0]))
+        out.append(
+            {
+                "number": i,
+                "votes": votes,
+                "tally": [{**_seat(t, seats), "votes": c} for t, c in counts],
+                "abstained": sum(1 for v in ballot.values() if v is None),
+            }
+        )
+    return out
+
+
+def _last_words(phase: dict[str, Any], seats: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {
+            **_seat(words.get("seat"), seats),
+            "suspects": [_seat(s, seats) for s in words.get("suspects") or []],
+        }
+        for words in phase.get("last_words") or []
+        if isinstance(words, dict)
+    ]
+
+
+def awards(record: dict[str, Any], names: dict[str, str]) -> list[dict[str, Any]]:
+    """The referee's bonuses, penalties and warnings, each with its seat, player, points
+    and reason, in the record's order."""
+    seats = {
+        s["seat"]: {"name": names.get(s["player"], s["player"]), "role": s["role"]}
+        for s in record.get("seats", [])
+    }
+    return [
+        {
+            **_seat(a.get("seat"), seats),
+            "kind": a.get("kind", ""),
+            "points": a.get("points"),
+            "reason": a.get("reason", ""),
+        }
+        for a in record.get("awards") or []
+        if isinstance(a, dict)
+    ]
 
 
 WINNER_TEXT = {

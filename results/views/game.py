@@ -1,6 +1,9 @@
-"""A game's public page: its record told night by night, with each player's points and
-reasons — only when the request's ``games.permissions.Access`` allows it (released, or an
-official of the game), never otherwise: not even who held which card."""
+"""A game's public page: its record told night by night — who voted for whom ballot by
+ballot, last words and suspects, ejections — the awards with their reasons, each
+player's points and reasons, and the protests ruled on (``games.protests``) — only when
+the request's ``games.permissions.Access`` allows it (released, or an official of the
+game), never otherwise: not even who held which card. Rulings appear once the game is
+released, never before."""
 
 from __future__ import annotations
 
@@ -17,8 +20,9 @@ from engine.scoring import get_profile, score_game, summarize
 from games import selectors
 from games.models import Game
 from games.permissions import access_for
+from games.protests import public_protests
 from league.models import Player
-from results.account import WINNER_TEXT, account
+from results.account import WINNER_TEXT, account, awards
 from results.selectors import ROLE_LABELS
 
 
@@ -65,6 +69,8 @@ def game_account(request: HttpRequest, pk: int) -> HttpResponse:
         context.update(
             {
                 "phases": account(record, names),
+                "awards": awards(record, names),
+                "protests": public_protests(game),
                 "seats": seats,
                 "winner_text": _(WINNER_TEXT[winner]) if winner in WINNER_TEXT else "",
                 "profile": profile.key,
