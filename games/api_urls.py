@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import api
+from games import api, protest_api
 
 app_name = "games-api"
 
@@ -22,4 +22,10 @@ urlpatterns = [
     path("games/<int:pk>/sheet/undo/", api.SheetUndo.as_view(), name="sheet-undo"),
     path("games/<int:pk>/sheet/submit/", api.SheetSubmit.as_view(), name="sheet-submit"),
     path("player-merges/", api.PlayerMerge.as_view(), name="player-merge"),
+    path("games/<int:pk>/protests/", protest_api.GameProtests.as_view(), name="protests"),
+    path(
+        "games/<int:pk>/protests/<int:protest_pk>/ruling/",
+        protest_api.ProtestRuling.as_view(),
+        name="protest-ruling",
+    ),
 ]

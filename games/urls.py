@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import entry_views, event_views, merge_views, views
+from games import entry_views, event_views, merge_views, protest_views, views
 
 app_name = "games"
 
@@ -20,4 +20,16 @@ urlpatterns = [
     path("games/events/<int:pk>/awaiting/", event_views.awaiting, name="awaiting"),
     path("games/clubs/<slug:club_slug>/new/", views.club_game_new, name="club-new"),
     path("games/players/merge/", merge_views.merge_page, name="merge-players"),
+    path("games/<int:pk>/protests/", protest_views.protest_list, name="protests"),
+    path("games/<int:pk>/protests/new/", protest_views.protest_file, name="protest-file"),
+    path(
+        "games/<int:pk>/protests/<int:protest_pk>/rule/",
+        protest_views.protest_rule,
+        name="protest-rule",
+    ),
+    path(
+        "e/<str:token>/games/<int:pk>/protest/",
+        protest_views.protest_file_personal,
+        name="protest-file-personal",
+    ),
 ]
