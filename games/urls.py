@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import entry_views, event_views, merge_views, protest_views, views
+from games import entry_views, event_views, merge_views, past_results_views, protest_views, views
 
 app_name = "games"
 
@@ -20,6 +20,21 @@ urlpatterns = [
     path("games/events/<int:pk>/awaiting/", event_views.awaiting, name="awaiting"),
     path("games/clubs/<slug:club_slug>/new/", views.club_game_new, name="club-new"),
     path("games/players/merge/", merge_views.merge_page, name="merge-players"),
+    path(
+        "games/clubs/<slug:club_slug>/past-results/",
+        past_results_views.past_results_page,
+        name="past-results",
+    ),
+    path(
+        "games/clubs/<slug:club_slug>/past-results/confirm/",
+        past_results_views.past_results_confirm,
+        name="past-results-confirm",
+    ),
+    path(
+        "games/clubs/<slug:club_slug>/past-results/template.csv",
+        past_results_views.past_results_template,
+        name="past-results-template",
+    ),
     path("games/<int:pk>/protests/", protest_views.protest_list, name="protests"),
     path("games/<int:pk>/protests/new/", protest_views.protest_file, name="protest-file"),
     path(
