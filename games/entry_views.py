@@ -13,9 +13,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from engine.record import FORMAT
-from games import selectors, services, sheet
-from games.forms import PaperForm, UploadForm
+from games import paper, selectors, services, sheet
+from games.forms import GameUploadForm, NotationForm, PaperForm
 from games.models import Game, GameVersion
 from games.permissions import access_for, signed_in
 from games.replay import record_meta
@@ -117,40 +116,71 @@ def sheet_page(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def _paper_record(game: Game, form: PaperForm) -> dict[str, Any]:
-    seats = [
-        {"seat": s["seat"], "player": s["player"], "role": form.cleaned_data[f"role_{s['seat']}"]}
-        for s in form.seat_list
-    ]
-    rec: dict[str, Any] = {"format": FORMAT, "ruleset": game.ruleset_spec()}
-    meta = record_meta(game)
-    if meta:
-        rec["meta"] = meta
-    rec["seats"] = seats
-    rec["result"] = {"winner": form.cleaned_data["winner"]}
-    return rec
+def latest_version(game: Game) -> GameVersion | None:
+    return game.versions.order_by("-number").first()
+
+
+def draft_of(version: GameVersion | None) -> GameVersion | None:
+    """The version if it is a draft (the newest version is work not yet submitted)."""
+    return version if version is not None and version.status == GameVersion.Status.DRAFT else None
 
 
 @login_required
 def paper_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """The paper protocol copied out, as a form or in the notation (``?mode=notation``).
+
+    What the engine refuses is stored as a draft version and the page comes back with
+    everything typed and each violation beside what it concerns; a newest version that is
+    a draft fills the page on the next visit too. Valid and complete: submitted, and back
+    to the game."""
     game = official_game(request, pk)
+    mode = request.POST.get("mode") or request.GET.get("mode") or "form"
+    mode = "notation" if mode == "notation" else "form"
     seats = selectors.seating(game, access_for(request))
-    form = PaperForm(request.POST or None, seats=seats)
-    if request.method == "POST" and form.is_valid():
-        try:  # a refusal shows the form again, keeping the roles and winner typed
+    draft = draft_of(latest_version(game))
+    posted = request.method == "POST"
+    form: PaperForm | NotationForm
+    if mode == "notation":
+        text = paper.printed(draft.record) if draft is not None else None
+        initial = {
+            "text": text or paper.starter_notation(game.ruleset_spec(), record_meta(game), seats)
+        }
+        form = NotationForm(request.POST if posted else None, initial=initial)
+    else:
+        record = draft.record if draft is not None else None
+        form = PaperForm(
+            request.POST if posted else None,
+            seats=seats,
+            phases=paper.phase_count(len(seats), record),
+            initial=paper.form_initial(record),
+        )
+    if posted and form.is_valid():
+        if isinstance(form, PaperForm):
+            record = form.record(game.ruleset_spec(), record_meta(game))
+        else:
+            record = form.cleaned_data["record"]
+        try:  # a refusal shows the form again, keeping everything typed
             version = services.submit_record(
                 signed_in(request),
                 game,
-                _paper_record(game, form),
+                record,
                 GameVersion.Source.PAPER,
                 reason=form.cleaned_data["reason"],
             )
         except UserError as e:
-            messages.error(request, e.message)
+            form.add_error(None, e.message)
         else:
-            _report_version(request, version)
-            return redirect("games:game", pk=game.pk)
-    return render(request, "games/paper.html", {"game": game, "form": form})
+            if version.status == GameVersion.Status.SUBMITTED:
+                _report_version(request, version)
+                return redirect("games:game", pk=game.pk)
+            draft = version  # the page again, everything kept, the problems beside it
+    if draft is not None and not form.errors:
+        form.attach(draft.violations)
+    return render(
+        request,
+        "games/paper.html",
+        {"game": game, "form": form, "mode": mode, "draft": draft, "seats": seats},
+    )
 
 
 def _report_version(request: HttpRequest, version: GameVersion) -> None:
@@ -168,15 +198,32 @@ def _report_version(request: HttpRequest, version: GameVersion) -> None:
         )
 
 
+def refusal(e: UserError) -> dict[str, Any]:
+    """A refused file's line of the report: the sentence, and for the notation the line
+    and column of the first problem."""
+    params = e.params or {}
+    line, column = params.get("line"), params.get("column")
+    if e.code.startswith("notation.") and isinstance(line, int) and isinstance(column, int):
+        error = paper.notation_sentence(e.code, dict(params))
+        message = _("not the notation, line %(line)s, column %(column)s: %(error)s") % {
+            "line": line,
+            "column": column,
+            "error": error,
+        }
+        return {"message": message, "line": line, "column": column}
+    return {"message": e.message}
+
+
 def file_report(name: str, **kw: Any) -> dict[str, Any]:
     return {"file": name, **kw}
 
 
 @login_required
 def upload_page(request: HttpRequest, pk: int) -> HttpResponse:
-    """Upload KGR/1 files for one game: each file becomes a version, with a report."""
+    """Upload files for one game (KGR/1 JSON or the notation): each file becomes a
+    version, with a report."""
     game = official_game(request, pk)
-    form = UploadForm(request.POST or None, request.FILES or None)
+    form = GameUploadForm(request.POST or None, request.FILES or None)
     reports: list[dict[str, Any]] = []
     if request.method == "POST" and form.is_valid():
         for f in form.cleaned_data["records"]:
@@ -187,12 +234,14 @@ def upload_page(request: HttpRequest, pk: int) -> HttpResponse:
 def upload_one(
     request: HttpRequest, game: Game, name: str, data: bytes, reason: str = ""
 ) -> dict[str, Any]:
+    """One file for ``game``: KGR/1 JSON, or the notation (:func:`games.paper.is_json`)."""
     try:
+        value: Any = data if paper.is_json(name, data) else paper.read_notation_file(data)
         version = services.submit_record(
-            signed_in(request), game, data, GameVersion.Source.UPLOAD, reason=reason
+            signed_in(request), game, value, GameVersion.Source.UPLOAD, reason=reason
         )
     except UserError as e:  # one file's refusal is its line of the report; the rest go on
-        return file_report(name, ok=False, message=e.message, violations=[])
+        return file_report(name, ok=False, violations=[], **refusal(e))
     ok = version.status == GameVersion.Status.SUBMITTED
     return file_report(
         name,

@@ -1,6 +1,14 @@
 from django.urls import path
 
-from games import entry_views, event_views, merge_views, past_results_views, protest_views, views
+from games import (
+    entry_views,
+    event_views,
+    merge_views,
+    past_results_views,
+    protest_views,
+    protocol_views,
+    views,
+)
 
 app_name = "games"
 
@@ -10,6 +18,13 @@ urlpatterns = [
     path("games/<int:pk>/sheet/", entry_views.sheet_page, name="sheet"),
     path("games/<int:pk>/paper/", entry_views.paper_page, name="paper"),
     path("games/<int:pk>/upload/", entry_views.upload_page, name="upload"),
+    path("games/<int:pk>/protocol/", protocol_views.game_protocol_page, name="protocol"),
+    path(
+        "games/events/<int:pk>/rounds/<int:number>/protocol/",
+        protocol_views.round_protocol_page,
+        name="round-protocol",
+    ),
+    path("games/tables/<int:table_pk>/", protocol_views.table_entry, name="table-entry"),
     path("games/<int:pk>/versions/<int:number>/review/", views.review_page, name="review"),
     path("games/<int:pk>/confirm/", views.confirm_view, name="confirm"),
     path("games/<int:pk>/release/", views.release_view, name="release"),
