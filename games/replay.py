@@ -10,7 +10,10 @@ A step is a JSON object with a client-made ``id`` and a ``type``:
 - ``ballot``: ``{"votes": {"1": 3, "2": null, ...}}``;
 - ``eliminate``: ``{"seat": n|null}`` (the engine computes who is out; the referee confirms);
 - ``last_words``: ``{"seat": n, "suspects": [..]}``;
-- ``award``: ``{"seat": n, "kind": "bonus"|"penalty"|"warning", "points": x, "reason": ".."}``.
+- ``award``: ``{"seat": n, "kind": "bonus"|"penalty"|"warning", "points": x, "reason": ".."}``
+  and ``"phase"``, the phase it was given in (``"day 2"``), set by the server when the
+  step is added (``games.sheet.add_step``). KGR/1 awards have no phase: it stays here,
+  in the sheet's steps, and the record's ``awards`` keep seat, kind, points and reason.
 
 :func:`replay_steps` replays every step through :class:`engine.state.GameState`; a step
 the rules refuse raises :class:`StepError`. :func:`record_to_steps` goes the other way,
@@ -84,7 +87,12 @@ STEP_KEYS = {
     "kind",
     "points",
     "reason",
+    "phase",
 }
+
+#: The longest reason a new award may give (checked when a step is added, so a sheet
+#: stored before the bound still replays).
+MAX_REASON = 200
 
 
 class StepError(EngineWords):
@@ -120,6 +128,8 @@ class Replay:
     state: GameState | None = None
     meta: dict[str, str] = dataclasses.field(default_factory=dict)
     awards: list[Award] = dataclasses.field(default_factory=list)
+    #: the phase each of ``awards`` was given in (``""``: not known, e.g. an upload's)
+    award_phases: list[str] = dataclasses.field(default_factory=list)
 
     def record(self) -> GameRecord | None:
         if self.state is None:
@@ -274,6 +284,8 @@ def _award(replay: Replay, step: dict[str, Any]) -> None:
     if bad:
         raise StepError.refused(bad[-1])
     replay.awards.append(award)
+    phase = step.get("phase")
+    replay.award_phases.append(phase if isinstance(phase, str) else "")
 
 
 def apply_step(game: Game, replay: Replay, step: dict[str, Any]) -> None:

@@ -1,6 +1,11 @@
 """The referee's live sheet: small steps, each saved at once, replayed through the engine
 (the steps and their replay: ``games.replay``).
 
+:func:`state_json` is everything the page shows, the referee's console included: what
+the engine allows next, each seat's name, the speech timers' speakers in order (the
+event's durations) and each seat's fouls with the points the scoring profile adds by
+itself (``engine.scoring.automatic_points``). The page computes no rule.
+
 Each write locks the game, checks the sheet's revision (stale: :class:`StaleSheet`,
 carrying the current state), replays every step and only then stores the new step. A
 retried step whose ``id`` is already the last one is acknowledged without being applied
@@ -10,6 +15,7 @@ twice. Only the game's officials use the sheet: it shows roles.
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -18,13 +24,31 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from engine.record import Winner
-from engine.state import Expected
+from engine.scoring import (
+    DEFAULT_PROFILE,
+    ScoringProfile,
+    automatic_points,
+    format_points,
+    get_profile,
+    summarize,
+)
+from engine.state import Cause, Expected, GameState, Step, TieKind
 from games.models import Game, GameSheet, GameVersion
 from games.permissions import Access
-from games.replay import STEP_KEYS, STEP_TYPES, Replay, StepError, apply_step, replay_steps
+from games.replay import (
+    MAX_REASON,
+    STEP_KEYS,
+    STEP_TYPES,
+    Replay,
+    StepError,
+    apply_step,
+    replay_steps,
+)
 from games.services import audit, lock_game, not_allowed, require_not_voided, submit_record
 from league.engine_text import message_text, phase_text, word_text
 from league.errors import UserError
+from league.models import Event
+from league.stages.selectors import event_stages, stage_of_round
 
 
 class StaleSheet(UserError):
@@ -103,8 +127,131 @@ def _summary(step: dict[str, Any]) -> str:
         return _("Last words of seat %(n)s") % {"n": step.get("seat")}
     if kind == "award":
         kind = word_text(str(step.get("kind")), "kind")
-        return _("%(kind)s for seat %(n)s") % {"kind": kind, "n": step.get("seat")}
+        said = {"kind": kind, "n": step.get("seat"), "phase": phase_text(step.get("phase"))}
+        if said["phase"]:
+            return _("%(kind)s for seat %(n)s (%(phase)s)") % said
+        return _("%(kind)s for seat %(n)s") % said
     return str(kind)
+
+
+# --- the console: timers and fouls ---------------------------------------------------------
+
+#: The timers' kinds and the event fields that hold their seconds.
+TIMER_FIELDS = {
+    "speech": "speech_seconds",
+    "tie_speech": "tie_speech_seconds",
+    "last_words": "last_words_seconds",
+}
+
+
+def timer_seconds(event: Event | None) -> dict[str, int]:
+    """The speech timers of ``event``; a stand-alone club game has the defaults (the
+    model's: 60, 30 and 20 seconds)."""
+    source = event if event is not None else Event()  # an unsaved event: the defaults
+    return {kind: int(getattr(source, name)) for kind, name in TIMER_FIELDS.items()}
+
+
+def _table_order(first: int, seats: list[int]) -> list[int]:
+    """``seats`` (sorted) clockwise, starting with ``first`` or the next seat after it."""
+    after = [s for s in seats if s >= first]
+    return after + [s for s in seats if s < first]
+
+
+def _speakers(st: GameState, e: Expected) -> list[tuple[int, str]]:
+    """Who speaks now, in order, and for which timer: last words first (the seats the
+    engine still expects them from), then a day's speeches before ballot 1 (every living
+    player, clockwise from the seat after the night's victim; from seat 1 when nobody
+    died that night), or before a tie-break ballot (the tied seats; before an off-site PK,
+    the others: game-record.md §3.4)."""
+    out = [(seat, "last_words") for seat in sorted(e.last_words)]
+    if e.step not in (Step.DAY, Step.BALLOT):
+        return out
+    alive = sorted(e.alive)
+    if e.ballot == 1:
+        night = e.phase.replace("day", "night", 1)
+        victims = [d.seat for d in st.deaths if d.cause == Cause.KILL and d.phase == night]
+        start = victims[0] + 1 if victims else 1
+        return out + [(s, "speech") for s in _table_order(start, alive)]
+    tied = sorted(e.candidates)
+    if e.tie is not None and e.tie.kind == TieKind.OFF_SITE_PK:
+        tied = [s for s in alive if s not in e.candidates]
+    return out + [(s, "tie_speech") for s in tied]
+
+
+def _timer_json(game: Game, st: GameState | None, e: Expected | None) -> dict[str, Any]:
+    seconds = timer_seconds(game.event)
+    if st is None or e is None:
+        return {"seconds": seconds, "round": "", "phase": "", "speakers": []}
+    key = f"{e.phase}:{e.ballot}" if e.step in (Step.DAY, Step.BALLOT) else f"{e.phase}:{e.step}"
+    return {
+        "seconds": seconds,
+        "round": key,
+        "phase": phase_text(e.phase),
+        "speakers": [
+            {"seat": seat, "kind": kind, "seconds": seconds[kind]}
+            for seat, kind in _speakers(st, e)
+        ],
+    }
+
+
+def game_profile(game: Game) -> ScoringProfile:
+    """The scoring profile the game will be scored with: its stage's, else its event's;
+    a stand-alone club game's is the default."""
+    event, round_ = game.event, game.round
+    if event is None or round_ is None:
+        return DEFAULT_PROFILE
+    return get_profile(stage_of_round(event_stages(event), round_.number).scoring_profile)
+
+
+def _fouls_json(game: Game, replay: Replay, names: dict[int, str]) -> dict[str, Any]:
+    """Each seat's warnings, penalties and ejection, with the points the profile adds by
+    itself (``engine.scoring.automatic_points``: the threshold's warning penalty once, an
+    ejection's) as they will be scored; seats without a foul are left out."""
+    profile = game_profile(game)
+    base = {
+        "profile": profile.key,
+        "threshold": profile.warning_threshold,
+        "warning_penalty": format_points(-profile.warning_penalty),
+        "ejection_penalty": format_points(-profile.ejection_penalty),
+        "seats": [],
+    }
+    record = replay.record()
+    if record is None:
+        return base
+    summary = summarize(record, str(game.pk))
+    automatic = automatic_points(summary.awards, summary.ejected, profile)
+    rows = []
+    fouled = {a.seat for a in summary.awards if a.kind != "bonus"} | set(summary.ejected)
+    for seat in sorted(fouled):
+        warnings = sum(1 for a in summary.awards if a.seat == seat and a.kind == "warning")
+        penalties = [a.points for a in summary.awards if a.seat == seat and a.kind == "penalty"]
+        lines = [a for a in automatic if a.seat == seat]
+        total = -sum(penalties, Decimal(0)) + sum((a.points for a in lines), Decimal(0))
+        left = profile.warning_threshold - warnings
+        rows.append(
+            {
+                "seat": seat,
+                "name": names.get(seat, ""),
+                "warnings": warnings,
+                "penalties": format_points(sum(penalties, Decimal(0))),
+                "ejected": seat in summary.ejected,
+                "automatic": [
+                    {
+                        "kind": a.kind,
+                        "points": format_points(a.points),
+                        "text": message_text(a),
+                    }
+                    for a in lines
+                ],
+                "total": format_points(total),
+                # the next warning costs the threshold's penalty
+                "next_warning_costs": (
+                    format_points(-profile.warning_penalty) if left == 1 else None
+                ),
+            }
+        )
+    base["seats"] = rows
+    return base
 
 
 def state_json(game: Game, sheet: GameSheet, replay: Replay | None = None) -> dict[str, Any]:
@@ -121,10 +268,12 @@ def state_json(game: Game, sheet: GameSheet, replay: Replay | None = None) -> di
         if st is not None
         else []
     )
-    if st is None:
+    e = st.expected() if st is not None else None
+    if e is None:
         expected: dict[str, Any] = {"step": "deal", "phase": "", "alive": sorted(replay.players)}
     else:
-        expected = _expected_json(st.expected())
+        expected = _expected_json(e)
+    names = {k: v["name"] for k, v in replay.players.items()}
     latest = game.versions.order_by("-number").values("number", "status").first()
     return {
         "game": game.pk,
@@ -145,12 +294,21 @@ def state_json(game: Game, sheet: GameSheet, replay: Replay | None = None) -> di
             }
             for k, v in sorted(replay.players.items())
         ],
+        "names": {str(k): v for k, v in sorted(names.items())},
         "expected": expected,
         "deaths": deaths,
         "awards": [
-            {"seat": a.seat, "kind": a.kind.value, "points": a.points, "reason": a.reason}
-            for a in replay.awards
+            {
+                "seat": a.seat,
+                "kind": a.kind.value,
+                "points": a.points,
+                "reason": a.reason,
+                "phase": phase_text(phase),
+            }
+            for a, phase in zip(replay.awards, replay.award_phases, strict=True)
         ],
+        "fouls": _fouls_json(game, replay, names),
+        "timer": _timer_json(game, st, e),
         "steps": [
             {"id": s.get("id"), "type": s.get("type"), "summary": _summary(s)} for s in sheet.steps
         ],
@@ -212,8 +370,17 @@ def add_step(
             raise StaleSheet(state_json(game, sheet))
         _require_open(game)
         replay = replay_steps(game, steps)
-        clean = {k: v for k, v in step.items() if k in STEP_KEYS}
+        clean = {k: v for k, v in step.items() if k in STEP_KEYS and k != "phase"}
         clean["id"] = step_id
+        if clean["type"] == "award":
+            reason = clean.get("reason")
+            if isinstance(reason, str) and len(reason) > MAX_REASON:
+                raise StepError(
+                    gettext_lazy("the reason may be at most %(n)s characters long"),
+                    params={"n": MAX_REASON},
+                )
+            if replay.state is not None:  # the phase it was given in, said by the engine
+                clean["phase"] = replay.state.expected().phase
         apply_step(game, replay, clean)
         sheet.steps = [*steps, clean]
         sheet.revision += 1

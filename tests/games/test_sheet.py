@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rest_framework.test import APIClient
 
+from engine.record import parse_record
+from engine.scoring import score_game, summarize
 from games import services, sheet
-from games.models import Game, GameVersion
+from games.models import Game, GameSheet, GameVersion
 from games.replay import StepError, record_to_steps
 from tests.games.conftest import World, make_world, refused
 
@@ -139,7 +144,10 @@ def test_awards_are_checked_by_the_engine(world: World) -> None:
     state = play_more(
         world, state, [{"type": "award", "seat": 2, "kind": "bonus", "points": 0.3, "reason": "x"}]
     )
-    assert state["awards"] == [{"seat": 2, "kind": "bonus", "points": 0.3, "reason": "x"}]
+    assert state["awards"] == [
+        {"seat": 2, "kind": "bonus", "points": 0.3, "reason": "x", "phase": "night 1"}
+    ]
+    assert state["fouls"]["seats"] == []  # a bonus is no foul
 
 
 def test_in_progress_sheet_submits_as_draft(world: World) -> None:
@@ -220,3 +228,157 @@ def test_any_legal_game_of_any_ruleset_plays_through_the_sheet(
     assert state["record"]["result"] == record["result"]
     version = sheet.submit_sheet(world.user("referee"), world.game, state["revision"])
     assert version.valid and version.status == GameVersion.Status.SUBMITTED, version.violations
+
+
+# --- the referee's console (issue #20): names, timers, fouls ---------------------------
+
+
+def test_state_names_every_seat(world: World) -> None:
+    state = sheet.sheet_state(world.user("referee"), world.game)
+    seats = world.table.seats.select_related("player")
+    assert state["names"] == {str(s.number): s.player.display_name for s in seats}
+    assert len(state["names"]) == 12
+
+
+def test_timers_follow_the_event_and_the_phase(world: World) -> None:
+    world.event.speech_seconds, world.event.tie_speech_seconds = 45, 25
+    world.event.last_words_seconds = 15
+    world.event.save()
+    state = play(world, [_deal12()])
+    timer = state["timer"]
+    assert timer["seconds"] == {"speech": 45, "tie_speech": 25, "last_words": 15}
+    assert timer["speakers"] == []  # nobody speaks at night
+    state = play_more(world, state, [{"type": "night", "kill": 7, "check": 1}])
+    timer = state["timer"]
+    # the victim's last words, then everyone alive clockwise from the seat after them
+    assert timer["speakers"][0] == {"seat": 7, "kind": "last_words", "seconds": 15}
+    order = [s["seat"] for s in timer["speakers"][1:]]
+    assert order == [8, 9, 10, 11, 12, 1, 2, 3, 4, 5, 6]
+    assert {s["kind"] for s in timer["speakers"][1:]} == {"speech"}
+    assert timer["phase"] == "day 1" and timer["round"] == "day 1:1"
+    state = play_more(world, state, [{"type": "last_words", "seat": 7, "suspects": [1]}])
+    assert [s["seat"] for s in state["timer"]["speakers"]] == order
+    # a 5–5 tie: the tied speak again; tied again: the others speak before the PK
+    half = {str(v): 1 for v in (2, 3, 4, 5, 6)} | {str(v): 8 for v in (1, 9, 10, 11, 12)}
+    half["8"] = None
+    state = play_more(world, state, [{"type": "ballot", "votes": half}])
+    timer = state["timer"]
+    assert timer["round"] == "day 1:2"
+    assert [(s["seat"], s["kind"], s["seconds"]) for s in timer["speakers"]] == [
+        (1, "tie_speech", 25),
+        (8, "tie_speech", 25),
+    ]
+    state = play_more(world, state, [{"type": "ballot", "votes": half}])
+    others = [s["seat"] for s in state["timer"]["speakers"]]
+    assert others == [2, 3, 4, 5, 6, 9, 10, 11, 12]
+
+
+def test_a_club_game_has_the_default_timers(world: World) -> None:
+    referee = world.user("referee")
+    club = world.event.club
+    ref = referee.referee
+    ref.club = club
+    ref.save()
+    game = services.create_club_game(referee, club, "classic", players=world.handles)
+    state = sheet.sheet_state(referee, game)
+    assert state["timer"]["seconds"] == {"speech": 60, "tie_speech": 30, "last_words": 20}
+    assert state["fouls"]["profile"] == "club-v1" and state["fouls"]["threshold"] == 4
+
+
+def _warn(world: World, state: dict, seat: int, reason: str = "") -> dict:
+    step = {"type": "award", "seat": seat, "kind": "warning", "phase": "night 9"}
+    return play_more(world, state, [{**step, "reason": reason} if reason else step])
+
+
+def test_the_fourth_warning_shows_its_half_point_at_once(world: World) -> None:
+    state = play(world, [_deal12(), {"type": "night", "kill": 7, "check": 1}])
+    for _ in range(3):
+        state = _warn(world, state, 9)
+    (row,) = state["fouls"]["seats"]
+    assert (row["seat"], row["warnings"], row["automatic"], row["total"]) == (9, 3, [], "0.0")
+    assert row["name"] == state["names"]["9"]
+    assert row["next_warning_costs"] == "-0.5"  # said before the fourth is given
+    state = _warn(world, state, 9, "phone at the table")
+    (row,) = state["fouls"]["seats"]
+    assert row["warnings"] == 4 and row["total"] == "-0.5" and row["next_warning_costs"] is None
+    (line,) = row["automatic"]
+    assert line["kind"] == "warnings" and line["points"] == "-0.5"
+    assert line["text"] == "4 warnings in one game: automatic penalty (once)"
+    # the phase is the engine's, whatever the client said, and kept in the sheet's steps
+    assert [a["phase"] for a in state["awards"]] == ["day 1"] * 4
+    assert state["steps"][-1]["summary"] == "warning for seat 9 (day 1)"
+    stored = GameSheet.objects.get(game=world.game).steps
+    assert [s["phase"] for s in stored if s["type"] == "award"] == ["day 1"] * 4
+    state = _warn(world, state, 9)  # a fifth: still one half point
+    assert state["fouls"]["seats"][0]["total"] == "-0.5"
+
+
+def test_an_ejection_and_a_penalty_are_shown_and_reach_the_record(world: World) -> None:
+    state = play(world, [_deal12(), {"type": "night", "kill": 7, "check": 1}])
+    assert 10 in state["expected"]["ejectable"]
+    state = play_more(
+        world,
+        state,
+        [
+            {"type": "eject", "seat": 10},
+            {"type": "award", "seat": 11, "kind": "penalty", "points": 0.3, "reason": "noise"},
+        ],
+    )
+    seat10 = next(s for s in state["seats"] if s["seat"] == 10)
+    assert not seat10["alive"] and 10 not in state["expected"]["voters"]
+    rows = {r["seat"]: r for r in state["fouls"]["seats"]}
+    assert rows[10]["ejected"] and rows[10]["total"] == "-0.5"
+    assert rows[10]["automatic"][0]["text"] == "ejected by the referee"
+    assert rows[11]["penalties"] == "0.3" and rows[11]["total"] == "-0.3"
+    for _ in range(4):
+        state = _warn(world, state, 10)  # a dead seat may still be warned
+    assert {r["seat"]: r["total"] for r in state["fouls"]["seats"]}[10] == "-1.0"
+    version = sheet.submit_sheet(world.user("referee"), world.game, state["revision"])
+    record = version.record
+    assert record["log"][1]["eject"] == [10]
+    assert record["awards"][0] == {"seat": 11, "kind": "penalty", "points": 0.3, "reason": "noise"}
+    assert record["awards"][1:] == [{"seat": 10, "kind": "warning"}] * 4  # KGR/1: no phase
+    assert version.valid, version.violations
+
+
+def test_console_foul_totals_equal_the_scorer(world: World) -> None:
+    """The whole game played, fouls included: each seat's console total is its scored
+    penalties and automatic lines."""
+    record = world.record(5)
+    steps = record_to_steps(record)
+    fouls = [{"type": "award", "seat": 3, "kind": "warning"}] * 4 + [
+        {"type": "award", "seat": 4, "kind": "penalty", "points": 1}
+    ]
+    state = play(world, steps[:2] + fouls + steps[2:])
+    version = sheet.submit_sheet(world.user("referee"), world.game, state["revision"])
+    assert version.valid, version.violations
+    scored = score_game(summarize(parse_record(version.record), "g"))
+    foul_kinds = {"penalty", "warnings", "ejection"}
+    for row in state["fouls"]["seats"]:
+        player = next(p for p in scored.players if p.seat == row["seat"])
+        expected = sum((i.points for i in player.items if i.kind in foul_kinds), Decimal(0))
+        assert Decimal(row["total"]) == expected
+    assert {r["seat"] for r in state["fouls"]["seats"]} >= {3, 4}
+
+
+def test_a_long_award_reason_is_refused(world: World) -> None:
+    state = play(world, [_deal12()])
+    with refused(400, "sheet.invalid"):
+        play_more(
+            world, state, [{"type": "award", "seat": 1, "kind": "warning", "reason": "x" * 201}]
+        )
+
+
+def test_event_timers_are_set_through_the_api_within_bounds(world: World) -> None:
+    api = APIClient()
+    api.force_authenticate(world.user("organiser"))
+    url = f"/api/v1/events/{world.event.pk}/"
+    bad = api.patch(url, {"speech_seconds": 4, "last_words_seconds": 601}, format="json")
+    assert bad.status_code == 400 and set(bad.json()) >= {"speech_seconds", "last_words_seconds"}
+    ok = api.patch(url, {"speech_seconds": 90, "tie_speech_seconds": 40}, format="json")
+    assert ok.status_code == 200, ok.json()
+    assert (ok.json()["speech_seconds"], ok.json()["tie_speech_seconds"]) == (90, 40)
+    assert ok.json()["last_words_seconds"] == 20
+    game = Game.objects.get(pk=world.game.pk)
+    state = sheet.sheet_state(world.user("referee"), game)
+    assert state["timer"]["seconds"] == {"speech": 90, "tie_speech": 40, "last_words": 20}
