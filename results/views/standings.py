@@ -23,7 +23,6 @@ from django.views.decorators.http import require_GET
 
 from games.permissions import access_for
 from league.csv_cells import SafeWriter
-from league.i18n import metric_label
 from league.middleware import use_club_timezone
 from league.models import Event
 from league.outages import cache
@@ -31,7 +30,7 @@ from league.stages.models import Stage
 from league.stages.selectors import event_stages
 from results import selectors
 from results.models import EventStanding
-from results.reasons import Words, explain
+from results.reasons import Words, amount, column_label, explain, legend
 from results.stages import final_plan, stage_links, warning_texts
 from results.views.rankings import player_prefix
 
@@ -56,6 +55,7 @@ def standings_rows(event: Event, precedence: list[str]) -> list[dict[str, Any]]:
     reader writes them, each line's reason in words): fast for events of hundreds."""
     rows = selectors.standing_lines(event)
     columns = [k for k in precedence if k != "points"]
+    labels = [column_label(k) for k in columns]
     players = player_prefix()
     points = reverse("results:standings", args=[event.club.slug, event.slug])
     words = Words()
@@ -64,6 +64,7 @@ def standings_rows(event: Event, precedence: list[str]) -> list[dict[str, Any]]:
         below = rows[i + 1] if i + 1 < len(rows) else None
         metrics = row.metrics or {}
         link = quote(row.handle)
+        cells = [words.number(metrics.get(k)) for k in columns]
         out.append(
             {
                 "handle": row.handle,
@@ -72,12 +73,14 @@ def standings_rows(event: Event, precedence: list[str]) -> list[dict[str, Any]]:
                 "points_url": f"{points}{link}/",
                 "rank": str(row.rank),
                 "tied": row.tied,
-                # Decimals as a template shows them: every place kept, the reader's mark.
-                "points": str(row.points).replace(".", words.decimal),
+                # Decimals as a template shows them: two places, the reader's mark.
+                "points": amount(row.points, words.decimal),
                 "games": str(row.games),
-                "ci": str(row.ci).replace(".", words.decimal),
+                "ci": amount(row.ci, words.decimal),
                 "why": explain(row, below, words),
-                "cells": [words.number(metrics.get(k)) for k in columns],
+                "cells": cells,
+                # the same cells named, for a phone (where their columns are hidden)
+                "named": list(zip(labels, cells, strict=True)),
             }
         )
     return out
@@ -88,10 +91,10 @@ def standings(request: HttpRequest, club_slug: str, event_slug: str) -> HttpResp
     event = public_event(request, club_slug, event_slug)
     state = selectors.event_state(event)
     precedence = list(state.precedence) if state is not None else []
-    columns = [(k, metric_label(k)) for k in precedence if k != "points"]
+    columns = legend(precedence)
     # Cached under the standings' version: a recomputation makes a new key.
     version = f"{state.version}-{state.digest[:12]}" if state is not None else "none"
-    key = f"results:st:{event.pk}:{version}:{get_language()}"
+    key = f"results:st2:{event.pk}:{version}:{get_language()}"
     rows_html = cache.get(key)
     if rows_html is None:
         rows_html = render_to_string(
