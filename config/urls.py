@@ -25,6 +25,7 @@ urlpatterns = [
     path("api/v1/", include("league.api_urls")),
     path("api/v1/", include("games.api_urls")),
     path("api/v1/", include("results.api_urls")),
+    path("", include("results.home_urls")),  # the home page, named "home"
     path("", include("results.urls")),
     path("", include("games.urls")),
     path("", include("league.urls")),

@@ -3,10 +3,8 @@ has its own routes; the order below matters only where ``league.draws.urls`` say
 
 from django.urls import include, path
 
-from league.events import views as event_views
-
+# The home page is the results app's (results.views.home): it lists results.
 urlpatterns = [
-    path("", event_views.home, name="home"),
     path("", include("league.clubs.urls")),
     path("", include("league.events.urls")),
     path("", include("league.draws.urls")),

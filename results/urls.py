@@ -1,15 +1,25 @@
 """Public results pages (namespace ``results``): rankings, players, clubs, an event's
-standings, its stages' standings and final table, a game's account; and the organisers'
-cut page of a stage."""
+standings, its stages' standings and final table, its venue screen and overlay, a game's
+account; and the organisers' cut page of a stage. The home page is routed without the
+namespace (``home``) by :mod:`results.home_urls`."""
 
 from django.urls import path
 
-from results.views import game, rankings, stages, standings
+from results.views import game, rankings, stages, standings, venue
 
 app_name = "results"
 
 urlpatterns = [
     path("rankings/", rankings.leaderboard, name="leaderboard"),
+    path("clubs/<slug:club_slug>/<slug:event_slug>/venue/", venue.venue, name="venue"),
+    path(
+        "clubs/<slug:club_slug>/<slug:event_slug>/venue/overlay/",
+        venue.overlay,
+        name="venue-overlay",
+    ),
+    path(
+        "clubs/<slug:club_slug>/<slug:event_slug>/venue.json", venue.venue_json, name="venue-json"
+    ),
     path("rankings/seasons/<int:pk>/", rankings.season_ranking, name="season"),
     path("rankings/leagues/<slug:slug>/", rankings.league_ranking, name="league"),
     path("rankings/clubs/<slug:slug>/", rankings.club_results, name="club"),

@@ -16,7 +16,6 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -34,15 +33,6 @@ from league.events.selectors import PlayerSchedule
 from league.inputs import strict_int
 from league.middleware import use_club_timezone
 from league.pages import back, login_first, page_action
-
-
-def home(request: HttpRequest) -> HttpResponse:
-    upcoming = selectors.public_events().filter(ends_on__gte=timezone.localdate())
-    return render(
-        request,
-        "league/home.html",
-        {"upcoming": upcoming.order_by("starts_on")[:10], "clubs": Club.objects.all()[:50]},
-    )
 
 
 def event_for(
