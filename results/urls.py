@@ -3,7 +3,7 @@ standings, its stages' standings and final table, its venue screen and overlay, 
 account; and the organisers' cut page of a stage. The home page is routed without the
 namespace (``home``) by :mod:`results.home_urls`."""
 
-from django.urls import path
+from django.urls import include, path
 
 from results.views import game, rankings, stages, standings, venue
 
@@ -52,4 +52,5 @@ urlpatterns = [
         standings.breakdown,
         name="standings-player",
     ),
+    path("", include("results.archives.urls")),  # archives (issue #22)
 ]
