@@ -3,7 +3,7 @@ clubs, an event's standings, its stages and their standings, and a game's result
 
 from django.urls import path
 
-from results.api import rankings, stages, standings
+from results.api import analytics, rankings, stages, standings
 
 app_name = "results-api"
 
@@ -25,4 +25,6 @@ urlpatterns = [
         name="stage-standings",
     ),
     path("results/games/<int:pk>/", standings.GameResultView.as_view(), name="game"),
+    path("analytics/", analytics.AnalyticsView.as_view(), name="analytics"),
+    path("analytics/players/", analytics.PlayersView.as_view(), name="analytics-players"),
 ]

@@ -62,3 +62,29 @@ def rating_chart(
         labels.append((last_x, pts[-1][0].isoformat()))
     last = (last_x, y(pts[-1][2]))
     return Chart(width, height, line, band, ticks, labels, last, len(history))
+
+
+@dataclass(frozen=True)
+class IntervalBar:
+    """One horizontal bar with its interval's whisker, in percent of the chart's width
+    (plain decimal strings with a dot: SVG coordinates are never localised)."""
+
+    value: str
+    low: str | None
+    high: str | None
+
+
+def interval_bar(
+    value: float | None, low: float | None, high: float | None, top: float = 1.0
+) -> IntervalBar | None:
+    """The bar of ``value`` (and the whisker ``low``–``high``) on a scale of 0..``top``;
+    None when there is no value."""
+    if value is None or top <= 0:
+        return None
+
+    def x(v: float) -> str:
+        return f"{max(0.0, min(100.0, 100 * v / top)):.2f}"
+
+    if low is None or high is None:
+        return IntervalBar(x(value), None, None)
+    return IntervalBar(x(value), x(low), x(high))

@@ -16,7 +16,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from league.models import Club, Event, Player, Season
+from league.models import Club, Event, Player, Referee, Season
 
 
 class EventResults(models.Model):
@@ -294,3 +294,135 @@ class RatingsLedger(models.Model):
     class Meta:
         db_table = "league_ratingsledger"
         constraints = [models.CheckConstraint(condition=Q(id=1), name="single_ratings_ledger")]
+
+
+# --- analytics (issue 21) -------------------------------------------------------------------
+
+
+class AnalyticsGame(models.Model):
+    """What the analytics read from one released game (``engine.analytics.GameFacts``),
+    written by the pipeline when the game is processed: one row per released game with a
+    result. ``roles`` is one letter per seat in seat order (``k``, ``p``, ``c``), so the
+    per-scope figures are recomputed from these rows without reading a record."""
+
+    game_id = models.BigIntegerField(unique=True)
+    version_id = models.BigIntegerField()
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    ruleset = models.CharField(max_length=40)
+    players = models.PositiveSmallIntegerField()
+    winner = models.CharField(max_length=10)
+    roles = models.CharField(max_length=40)
+    night1_victim = models.PositiveSmallIntegerField(null=True, blank=True)
+    rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    bonuses = models.PositiveSmallIntegerField(default=0)
+    penalties = models.PositiveSmallIntegerField(default=0)
+    referee = models.ForeignKey(
+        Referee, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    protests = models.PositiveSmallIntegerField(default=0)
+    protests_upheld = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["club", "season", "ruleset"], name="analytics_game_scope"),
+            models.Index(fields=["season", "ruleset"], name="analytics_game_season"),
+            models.Index(fields=["ruleset"], name="analytics_game_ruleset"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(winner__in=["good", "killers", "draw"]), name="analytics_game_winner"
+            ),
+            models.CheckConstraint(
+                condition=Q(protests_upheld__lte=models.F("protests")),
+                name="analytics_game_protests",
+            ),
+        ]
+
+
+class AnalyticsSeat(models.Model):
+    """A known player's seat in a released game (the per-player figures: role win rates
+    and head-to-head are counted from these rows, one indexed query per page), with the
+    game's scope columns copied so the filters need no join."""
+
+    game_id = models.BigIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    role = models.CharField(max_length=10)
+    winner = models.CharField(max_length=10)
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, null=True, blank=True, related_name="+", db_index=False
+    )
+    ruleset = models.CharField(max_length=40)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game_id", "player"], name="unique_analytics_seat")
+        ]
+        indexes = [models.Index(fields=["player", "game_id"], name="analytics_seat_player")]
+
+
+class AnalyticsScope(models.Model):
+    """One filter combination the figures are stored for (``scope``: ``all``, or
+    ``club=ID``, ``season=ID``, ``ruleset=ID`` joined by ``&`` in that order): how many
+    games it holds and when its figures were computed."""
+
+    scope = models.CharField(max_length=120, unique=True)
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    ruleset = models.CharField(max_length=40, blank=True)
+    games = models.PositiveIntegerField(default=0)
+    computed_at = models.DateTimeField()
+
+
+class AnalyticsFigure(models.Model):
+    """One figure of a scope: a proportion (``successes`` of ``n``) or a mean (``value``
+    over ``n`` games), its estimate and 95 % interval (``low``, ``high``; None when there
+    is none: n = 0, or a mean of fewer than 2). ``params`` name what it is about
+    (``ruleset``, ``size``, ``side``, ``seat``, ``measure``); ``referee`` for the
+    per-referee figures."""
+
+    class Kind(models.TextChoices):
+        SIDE = "side", _("side win rate")
+        SEAT = "seat", _("seat win rate")
+        VICTIM = "victim", _("night-1 victim's seat")
+        REFEREE = "referee", _("referee")
+
+    scope = models.ForeignKey(AnalyticsScope, on_delete=models.CASCADE, related_name="figures")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    key = models.CharField(max_length=80)
+    params = models.JSONField(default=dict)
+    referee = models.ForeignKey(
+        Referee, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    n = models.PositiveIntegerField()
+    successes = models.PositiveIntegerField(null=True, blank=True)
+    value = models.FloatField(null=True, blank=True)
+    low = models.FloatField(null=True, blank=True)
+    high = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["scope", "kind", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["scope", "kind", "key"], name="unique_analytics_figure"
+            ),
+            models.CheckConstraint(
+                condition=Q(successes__isnull=True) | Q(successes__lte=models.F("n")),
+                name="analytics_figure_successes",
+            ),
+            models.CheckConstraint(
+                condition=Q(low__isnull=True) | Q(low__lte=models.F("high")),
+                name="analytics_figure_interval",
+            ),
+        ]

@@ -34,6 +34,7 @@ from results.models import (
     SeasonStanding,
     StageStanding,
 )
+from results.pipeline import analytics
 from results.pipeline.rated import released_versions
 from results.pipeline.ratings import RatingsReport, rebuild_ratings, update_ratings
 from results.pipeline.standings import EventReport, recompute_event, recompute_season
@@ -64,6 +65,7 @@ def process_game(game_id: int, only_if_stale: bool = False) -> GameReport:
         event_id = (
             ScoredGame.objects.filter(game_id=game_id).values_list("event_id", flat=True).first()
         )
+    analytics.update_games([game_id])  # this game's facts, its scopes' figures (issue 21)
     if event_id is None:
         return GameReport(game_id, None, update_ratings([game_id]))
     event = recompute_event(event_id, only_if_stale=only_if_stale)
@@ -151,6 +153,7 @@ def heal() -> HealReport:
     )
     for event_id in sorted(events):
         recompute_event(event_id)
+    analytics.heal()  # games whose analytics facts a lost task left behind (issue 21)
     return HealReport(sorted(events), update_ratings(changed))
 
 
@@ -190,6 +193,7 @@ def rebuild_all(events: bool = True, ratings: bool = True) -> RebuildReport:
             SeasonStanding.objects.exclude(season_id__in=seasons).delete()
             for season_id in seasons:
                 recompute_season(season_id)
+        analytics.rebuild()  # the analytics' facts and figures (issue 21)
     t1 = time.perf_counter()
     report = rebuild_ratings() if ratings else RatingsReport()
     t2 = time.perf_counter()

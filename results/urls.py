@@ -5,7 +5,7 @@ namespace (``home``) by :mod:`results.home_urls`."""
 
 from django.urls import include, path
 
-from results.views import game, rankings, stages, standings, venue
+from results.views import analytics, game, rankings, stages, standings, venue
 
 app_name = "results"
 
@@ -24,6 +24,8 @@ urlpatterns = [
     path("rankings/leagues/<slug:slug>/", rankings.league_ranking, name="league"),
     path("rankings/clubs/<slug:slug>/", rankings.club_results, name="club"),
     path("players/<str:handle>/", rankings.player_page, name="player"),
+    path("analytics/", analytics.analytics, name="analytics"),
+    path("analytics/players/", analytics.players, name="analytics-players"),
     path("games/<int:pk>/account/", game.game_account, name="account"),
     path(
         "clubs/<slug:club_slug>/<slug:event_slug>/standings/",
