@@ -34,6 +34,8 @@ def account(record: dict[str, Any], names: dict[str, str]) -> list[dict[str, Any
     phases = []
     for p in record.get("log") or []:
         lines: list[str] = []
+        shown_apart: list[str] = []  # last words and votes: the page shows them as tables
+        votes_end = 0  # the day's outcome (lot, who is out) follows its ballots
         n = p.get("n")
         if p.get("phase") == "night":
             title = _("Night %(n)s") % {"n": n}
@@ -60,6 +62,7 @@ def account(record: dict[str, Any], names: dict[str, str]) -> list[dict[str, Any
                     _("Last words of %(who)s: suspects %(named)s.")
                     % {"who": _who(words.get("seat"), seats), "named": named or _("nobody")}
                 )
+                shown_apart.append(lines[-1])
             for seat in p.get("eject") or []:
                 lines.append(_("The referee ejected %(who)s.") % {"who": _who(seat, seats)})
             if p.get("surrender"):
@@ -76,6 +79,8 @@ def account(record: dict[str, Any], names: dict[str, str]) -> list[dict[str, Any
                 if tally.get(None):
                     parts.append(_("abstained: %(n)s") % {"n": tally[None]})
                 lines.append(_("Vote %(i)s — %(parts)s.") % {"i": i, "parts": "; ".join(parts)})
+                shown_apart.append(lines[-1])
+            votes_end = len(lines)
             if "lot" in p and p.get("lot"):
                 lines.append(_("Drawn by lot: %(who)s.") % {"who": _who(p["lot"], seats)})
             if "eliminated" in p:
@@ -89,6 +94,10 @@ def account(record: dict[str, Any], names: dict[str, str]) -> list[dict[str, Any
             {
                 "title": title,
                 "lines": lines,
+                "story": [line for line in lines[:votes_end] if line not in shown_apart]
+                if p.get("phase") == "day"
+                else lines,
+                "outcome": lines[votes_end:] if p.get("phase") == "day" else [],
                 "kind": p.get("phase"),
                 "n": n,
                 "ballots": _ballots(p, seats),
