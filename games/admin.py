@@ -3,7 +3,7 @@ through ``games.services`` (locks, revisions, audit, the results pipeline)."""
 
 from django.contrib import admin
 
-from games.models import Game, GameSheet, GameStatusChange, GameVersion
+from games.models import Game, GameSheet, GameStatusChange, GameVersion, Protest
 from league.admin import ReadOnlyAdmin
 
 
@@ -21,3 +21,12 @@ class GameVersionAdmin(ReadOnlyAdmin):
 
 
 admin.site.register([GameStatusChange, GameSheet], ReadOnlyAdmin)
+
+
+@admin.register(Protest)
+class ProtestAdmin(ReadOnlyAdmin):
+    """Read-only: protests are filed and ruled through ``games.protests`` (audited)."""
+
+    list_display = ["game", "phase", "status", "player", "created_at", "ruled_at"]
+    list_filter = ["status"]
+    list_select_related = ["game", "player"]
