@@ -29,4 +29,4 @@ class ProtestAdmin(ReadOnlyAdmin):
 
     list_display = ["game", "phase", "status", "player", "created_at", "ruled_at"]
     list_filter = ["status"]
-    list_select_related = ["game", "player"]
+    list_select_related = ["game__table__round__event", "game__club", "player"]
