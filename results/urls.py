@@ -5,7 +5,7 @@ namespace (``home``) by :mod:`results.home_urls`."""
 
 from django.urls import include, path
 
-from results.views import analytics, game, rankings, stages, standings, venue
+from results.views import analytics, game, personal_data, rankings, stages, standings, venue
 
 app_name = "results"
 
@@ -27,6 +27,9 @@ urlpatterns = [
     path("analytics/", analytics.analytics, name="analytics"),
     path("analytics/players/", analytics.players, name="analytics-players"),
     path("games/<int:pk>/account/", game.game_account, name="account"),
+    path("me/data/", personal_data.my_data, name="my-data"),
+    path("me/data.json", personal_data.my_data_download, name="my-data-download"),
+    path("me/delete/", personal_data.delete_my_account, name="delete-account"),
     path(
         "clubs/<slug:club_slug>/<slug:event_slug>/standings/",
         standings.standings,

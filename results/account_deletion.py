@@ -1,0 +1,236 @@
+"""Deleting one's own account (issue #22 item 5): the account is closed and emptied, and
+the linked player's name becomes a pseudonym in every record
+(:func:`games.erasure.pseudonymise_player`). Records stay valid, standings keep their
+points and order; only the name changes.
+
+- **Confirmation**: the user types their username; anything else is refused (400).
+- **Refused** (409) while the user is the only organiser of a club: the club would be
+  left without anyone to run it (another organiser first, or a site administrator).
+- **The account** is kept as a row — versions and rulings point to who confirmed them,
+  and "not your own submission" depends on it — but emptied: inactive, username
+  ``deleted-…``, no e-mail address or name, no usable password; its API token,
+  two-factor devices, preferences, e-mail log, claims, organiser roles, event staff
+  places and log-in attempts are deleted. Every session of it ends (an inactive account
+  is signed out everywhere).
+- **The pseudonym** is ``Player-`` and six hex digits (handle ``player-…``). The drawing
+  of lots of a standing hashes the handle, so the pseudonym is drawn until each line the
+  lots placed next to the player keeps its side (up to :data:`DRAWS` draws; after that
+  the closest is taken and the audit entry names the events where the lots moved).
+  Lines tied on a whole ladder without lots keep their shared rank.
+- **Audited**: ``account.delete`` (by the user, on the account) with the pseudonym, the
+  counts of games, versions and audit entries rewritten — never the old name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Count
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django_otp.plugins.otp_totp.models import TOTPDevice
+from rest_framework.authtoken.models import Token
+
+from games.erasure import Erasure, pseudonymise_player
+from league.audit import audit
+from league.clubs.profiles import Notification, Preferences
+from league.errors import UserError
+from league.models import Club, ClubOrganiser, Player, PlayerClaim
+from results.models import EventResults, EventStanding, RatingsLedger, StageStanding
+
+#: How many pseudonyms are drawn at most to keep every lot-decided neighbour in place.
+DRAWS = 4000
+
+
+@dataclass(frozen=True)
+class Lot:
+    """The pseudonym's lot for ``seed`` must come after ``after``'s and before ``before``'s
+    (a handle, or None) — the lines the lots put just above and below the player."""
+
+    event_id: int
+    seed: int
+    after: str | None
+    before: str | None
+
+
+def _lot(seed: int, handle: str) -> bytes:
+    """The lot :func:`engine.standings.draw_lots` gives ``handle`` (lower draws first)."""
+    return hashlib.sha256(f"{seed}\x00{handle}".encode()).digest()
+
+
+def _neighbours(rows: list[dict[str, Any]], player_id: int, event_id: int, seed: int) -> list[Lot]:
+    index = next((i for i, r in enumerate(rows) if r["player_id"] == player_id), None)
+    if index is None:
+        return []
+    above = rows[index - 1] if index > 0 else None
+    below = rows[index + 1] if index + 1 < len(rows) else None
+    after = (
+        above["handle"] if above and (above["above_next"] or {}).get("metric") == "lots" else None
+    )
+    before = (
+        below["handle"]
+        if below and (rows[index]["above_next"] or {}).get("metric") == "lots"
+        else None
+    )
+    return [Lot(event_id, seed, after, before)] if after or before else []
+
+
+def lot_constraints(player: Player) -> list[Lot]:
+    """Where the lots placed ``player`` next to another line: in each event's standings
+    (a one-stage event; seed = the event's) and each stage's (seed + the stage)."""
+    events = set(EventStanding.objects.filter(player=player).values_list("event_id", flat=True))
+    events |= set(StageStanding.objects.filter(player=player).values_list("event_id", flat=True))
+    seeds = dict(EventResults.objects.filter(event_id__in=events).values_list("event_id", "seed"))
+    staged = set(
+        StageStanding.objects.filter(event_id__in=events)
+        .values("event_id")
+        .annotate(n=Count("stage", distinct=True))
+        .values_list("event_id", flat=True)
+    )
+    fields = ("event_id", "handle", "player_id", "above_next")
+    lots: list[Lot] = []
+    for event_id in sorted(events):
+        seed = seeds.get(event_id, event_id)
+        if event_id in staged:
+            rows = list(
+                StageStanding.objects.filter(event_id=event_id)
+                .order_by("stage", "position")
+                .values("stage", *fields)
+            )
+            for stage in sorted({r["stage"] for r in rows}):
+                part = [r for r in rows if r["stage"] == stage]
+                lots += _neighbours(part, player.pk, event_id, seed + stage)
+        else:
+            rows = list(
+                EventStanding.objects.filter(event_id=event_id).order_by("position").values(*fields)
+            )
+            lots += _neighbours(rows, player.pk, event_id, seed)
+    return lots
+
+
+def _misses(handle: str, lots: list[Lot]) -> list[int]:
+    """The events where ``handle`` would move across a lot-decided neighbour."""
+    missed = []
+    for lot in lots:
+        mine = _lot(lot.seed, handle)
+        if (lot.after is not None and not _lot(lot.seed, lot.after) < mine) or (
+            lot.before is not None and not mine < _lot(lot.seed, lot.before)
+        ):
+            missed.append(lot.event_id)
+    return missed
+
+
+def choose_pseudonym(player: Player) -> tuple[str, str, list[int]]:
+    """``(handle, display name, events whose lots move)`` — the last empty but for a
+    player with more lot-decided neighbours than :data:`DRAWS` draws could satisfy."""
+    lots = lot_constraints(player)
+    best: tuple[str, list[int]] | None = None
+    for _draw in range(DRAWS):
+        code = secrets.token_hex(3)
+        handle = f"player-{code}"
+        if Player.objects.filter(handle=handle).exists():
+            continue
+        missed = _misses(handle, lots)
+        if best is None or len(missed) < len(best[1]):
+            best = (handle, missed)
+        if not missed:
+            break
+    assert best is not None
+    handle, missed = best
+    return handle, "Player-" + handle.removeprefix("player-"), sorted(set(missed))
+
+
+def _only_organiser_of(user: User) -> list[str]:
+    mine = ClubOrganiser.objects.filter(user=user).values_list("club_id", flat=True)
+    alone = (
+        Club.objects.filter(pk__in=mine)
+        .annotate(n=Count("organisers"))
+        .filter(n=1)
+        .order_by("name")
+        .values_list("name", flat=True)
+    )
+    return list(alone)
+
+
+def _empty_account(user: User, pseudonym: str) -> None:
+    """Close and empty the account (see the module)."""
+    old = user.username
+    Token.objects.filter(user=user).delete()
+    TOTPDevice.objects.filter(user=user).delete()
+    Preferences.objects.filter(user=user).delete()
+    Notification.objects.filter(user=user).delete()
+    PlayerClaim.objects.filter(user=user).delete()
+    ClubOrganiser.objects.filter(user=user).delete()
+    user.staffed_events.clear()
+    for model in (AccessAttempt, AccessFailureLog, AccessLog):
+        model.objects.filter(username=old).delete()
+    username = f"deleted-{pseudonym}"
+    while User.objects.filter(username=username).exclude(pk=user.pk).exists():
+        username = f"deleted-{secrets.token_hex(4)}"
+    user.username = username
+    user.email = ""
+    user.first_name = user.last_name = ""
+    user.is_active = user.is_staff = user.is_superuser = False
+    user.set_unusable_password()
+    user.save()
+
+
+@dataclass(frozen=True)
+class Deletion:
+    username: str
+    erasure: Erasure | None
+    lots_moved: list[int]
+
+
+def delete_account(actor: User, *, confirm: str) -> Deletion:
+    """Delete ``actor``'s own account (see the module); ``confirm`` is the username typed."""
+    if not (isinstance(actor, User) and actor.is_authenticated and actor.is_active):
+        raise UserError(_("Sign in to delete your account."), code="not_allowed", status=403)
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=actor.pk)
+        if (confirm or "").strip() != user.username:
+            raise UserError(
+                _("Type your username exactly to confirm the deletion."),
+                code="account.confirm_mismatch",
+            )
+        alone = _only_organiser_of(user)
+        if alone:
+            raise UserError(
+                _(
+                    "You are the only organiser of %(clubs)s: invite another organiser "
+                    "before you delete your account."
+                ),
+                code="account.last_organiser",
+                params={"clubs": alone},
+                status=409,
+            )
+        player = Player.objects.filter(user=user).first()
+        erasure = None
+        moved: list[int] = []
+        if player is not None:
+            handle, name, moved = choose_pseudonym(player)
+            erasure = pseudonymise_player(user, player, handle, name)
+            pseudonym = handle
+        else:
+            pseudonym = f"account-{secrets.token_hex(3)}"
+        _empty_account(user, pseudonym)
+        # the rating pages are cached under the ratings' version: a new one, new keys
+        RatingsLedger.objects.filter(pk=1).update(computed_at=timezone.now())
+        audit(
+            user,
+            "account.delete",
+            user,
+            pseudonym=erasure.handle if erasure else None,
+            player=erasure.player_id if erasure else None,
+            games=len(erasure.games) if erasure else 0,
+            versions=erasure.versions if erasure else 0,
+            audit_entries=erasure.audit_entries if erasure else 0,
+            lots_moved=moved,
+        )
+    return Deletion(user.username, erasure, moved)
