@@ -131,23 +131,25 @@ def paper_page(request: HttpRequest, pk: int) -> HttpResponse:
 
     What the engine refuses is stored as a draft version and the page comes back with
     everything typed and each violation beside what it concerns; a newest version that is
-    a draft fills the page on the next visit too. Valid and complete: submitted, and back
-    to the game."""
+    a draft fills the page on the next visit too (for a correction, the confirmed record
+    does). Valid and complete: submitted, and back to the game."""
     game = official_game(request, pk)
     mode = request.POST.get("mode") or request.GET.get("mode") or "form"
     mode = "notation" if mode == "notation" else "form"
     seats = selectors.seating(game, access_for(request))
     draft = draft_of(latest_version(game))
+    # the page starts from the draft being finished, else (a correction) the confirmed record
+    start = draft or selectors.confirmed_version(game)
     posted = request.method == "POST"
     form: PaperForm | NotationForm
     if mode == "notation":
-        text = paper.printed(draft.record) if draft is not None else None
+        text = paper.printed(start.record) if start is not None else None
         initial = {
             "text": text or paper.starter_notation(game.ruleset_spec(), record_meta(game), seats)
         }
         form = NotationForm(request.POST if posted else None, initial=initial)
     else:
-        record = draft.record if draft is not None else None
+        record = start.record if start is not None else None
         form = PaperForm(
             request.POST if posted else None,
             seats=seats,
@@ -171,7 +173,11 @@ def paper_page(request: HttpRequest, pk: int) -> HttpResponse:
             form.add_error(None, e.message)
         else:
             if version.status == GameVersion.Status.SUBMITTED:
-                _report_version(request, version)
+                messages.success(
+                    request,
+                    _("Version %(n)s submitted; another official can now confirm it.")
+                    % {"n": version.number},
+                )
                 return redirect("games:game", pk=game.pk)
             draft = version  # the page again, everything kept, the problems beside it
     if draft is not None and not form.errors:
@@ -181,21 +187,6 @@ def paper_page(request: HttpRequest, pk: int) -> HttpResponse:
         "games/paper.html",
         {"game": game, "form": form, "mode": mode, "draft": draft, "seats": seats},
     )
-
-
-def _report_version(request: HttpRequest, version: GameVersion) -> None:
-    if version.status == GameVersion.Status.SUBMITTED:
-        messages.success(
-            request,
-            _("Version %(n)s submitted; another official can now confirm it.")
-            % {"n": version.number},
-        )
-    else:
-        messages.warning(
-            request,
-            _("Version %(n)s saved as a draft: %(count)s problem(s) to fix.")
-            % {"n": version.number, "count": len(version.violations)},
-        )
 
 
 def refusal(e: UserError) -> dict[str, Any]:

@@ -262,7 +262,8 @@ class NotationForm(forms.Form):
 
     def attach(self, violations: list[dict[str, Any]]) -> None:
         """The engine's violations, each with the line of the text it concerns."""
-        lines = paper.statement_lines(self.cleaned_data.get("text") or "")
+        typed = getattr(self, "cleaned_data", {}).get("text")  # else the text it starts with
+        lines = paper.statement_lines(typed or self.initial.get("text") or "")
         self.violations = [
             (lines.get(paper.violation_place(str(v.get("where") or ""))), v) for v in violations
         ]

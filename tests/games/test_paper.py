@@ -14,6 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from engine.notation import print_notation
+from games import services
 from games.models import GameVersion
 from tests.games.conftest import World
 
@@ -248,3 +249,31 @@ def test_paper_page_is_for_officials_only(world: World) -> None:
     for role in ("player_at_table", "other_referee", "event_staff"):
         assert client(world, role).get(path).status_code == 404
     assert client(world, "organiser").get(path + "?mode=notation").status_code == 200
+
+
+def test_the_notation_page_starts_from_the_draft_with_its_problems(world: World) -> None:
+    rec = world.record(16)
+    rec["result"] = {"winner": "draw" if rec["result"]["winner"] != "draw" else "good"}
+    c = client(world)
+    path = reverse("games:paper", args=[world.game.pk])
+    c.post(path, {"mode": "notation", "text": print_notation(rec)})
+    page = c.get(path + "?mode=notation").content.decode()
+    assert "Draft — not submitted" in page
+    result_line = print_notation(rec).splitlines().index(f"result {rec['result']['winner']}") + 1
+    assert f'data-line="{result_line}"' in page
+    # the form mode starts from it too
+    form_page = c.get(path).content.decode()
+    night = next(p for p in rec["log"] if p["phase"] == "night")
+    if night.get("kill"):
+        pattern = rf'name="night_1_kill"[^>]*>.*?<option value="{night["kill"]}" selected>'
+        assert re.search(pattern, form_page, re.S)
+
+
+def test_a_correction_starts_from_the_confirmed_record(world: World) -> None:
+    rec = world.record(17)
+    services.submit_record(world.user("referee"), world.game, rec, "api")
+    services.confirm_version(world.user("organiser"), world.game, 1)
+    page = client(world).get(reverse("games:paper", args=[world.game.pk]) + "?mode=notation")
+    html = page.content.decode()
+    assert "Draft — not submitted" not in html
+    assert f"result {rec['result']['winner']}" in html
