@@ -25,8 +25,9 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Model, Q
 from django.utils import timezone
 
-from games.models import Game, GameSheet, GameStatusChange, GameVersion
+from games.models import Game, GameSheet, GameStatusChange, GameVersion, Protest
 from games.permissions import Access
+from games.protests import public_protests
 from games.selectors import versions_for
 from league.audit import AuditEntry
 from league.models import (
@@ -47,13 +48,18 @@ from league.models import (
 from league.stages.models import Stage
 from league.stages.selectors import event_stages
 from results.archives.bundle import write_zip
+from results.archives.schema import (
+    CLUB_FIELDS,
+    EVENT_FIELDS,
+    GAME_FIELDS,
+    PROTEST_FIELDS,
+    STAGE_FIELDS,
+    STAGE_STANDING_FIELDS,
+    STANDING_FIELDS,
+    VERSION_FIELDS,
+)
 from results.models import EventResults, EventStanding, SeasonStanding, StageStanding
 from results.stages import visible
-
-try:  # the protests of issue #22's neighbour, when that model exists
-    from games.models import Protest  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - depends on the tree
-    Protest = None
 
 
 def plain(value: Any) -> Any:
@@ -67,36 +73,6 @@ def plain(value: Any) -> Any:
 
 def fields(obj: Model, names: Iterable[str]) -> dict[str, Any]:
     return {name: plain(getattr(obj, name)) for name in names}
-
-
-CLUB_FIELDS = ("name", "slug", "city", "timezone", "description")
-EVENT_FIELDS = (
-    "name", "slug", "venue", "starts_on", "ends_on", "registration_opens",
-    "registration_closes", "ruleset", "ruleset_overrides", "scoring_profile",
-    "tiebreak_precedence", "rounds_count", "min_table", "max_table", "allow_extra_meeting",
-    "capacity", "check_in_opens_minutes", "check_in_closes_minutes", "circuit_category",
-    "speech_seconds", "tie_speech_seconds", "last_words_seconds", "status", "created_at",
-)  # fmt: skip
-STAGE_FIELDS = (
-    "position", "name", "rounds", "scoring_profile", "multiplier", "carry", "entry_kind",
-    "entry_top", "hidden", "seating", "cut_confirmed_at", "finished_at",
-)  # fmt: skip
-GAME_FIELDS = (
-    "ruleset", "players", "title", "played_on", "status", "import_key", "revision",
-    "voided_round", "voided_table", "void_reason", "voided_at", "created_at", "updated_at",
-)  # fmt: skip
-VERSION_FIELDS = (
-    "number", "source", "submitted_at", "reason", "status", "valid", "completeness",
-    "violations", "winner", "ended", "confirmed_at",
-)  # fmt: skip
-STANDING_FIELDS = (
-    "position", "handle", "rank", "tied", "points", "wins", "games", "awards", "ci",
-    "metrics", "above_next", "items",
-)  # fmt: skip
-STAGE_STANDING_FIELDS = (
-    "stage", "position", "handle", "rank", "tied", "points", "stage_points", "games",
-    "metrics", "above_next",
-)  # fmt: skip
 
 
 class _People:
@@ -382,12 +358,28 @@ class _Exporter:
             sheet = GameSheet.objects.filter(game=game).first()
             if sheet is not None:
                 row["sheet"] = {"revision": sheet.revision, "steps": sheet.steps}
-            if Protest is not None:
-                row["protests"] = [
-                    {k: plain(v) for k, v in p.items() if not k.endswith("_id") and k != "id"}
-                    for p in Protest.objects.filter(game=game).values()
-                ]
+        row["protests"] = self.protests(game, numbers)
         self.members[f"games/{game.pk}/game.json"] = row
+
+    def protests(self, game: Game, numbers: dict[int, int]) -> list[dict[str, Any]]:
+        """A game's protests: every one (full); the ruled ones, public on the site (public)."""
+        if self.public:
+            protests = public_protests(game)
+        else:
+            protests = list(
+                Protest.objects.filter(game=game)
+                .select_related("player", "filed_by", "ruled_by")
+                .order_by("created_at", "pk")
+            )
+        out = []
+        for p in protests:
+            row = fields(p, PROTEST_FIELDS)
+            row["player"] = self.player(p.player) if p.player is not None else None
+            row["filed_by"] = None if self.public else self.people.key(p.filed_by)
+            row["ruled_by"] = self.people.key(p.ruled_by)
+            row["version"] = numbers.get(p.version_id or 0)
+            out.append(row)
+        return out
 
     def record_handles(self, record: Any) -> None:
         seats = record.get("seats") if isinstance(record, dict) else None

@@ -21,7 +21,7 @@ from django.db.models import Model
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Game, GameSheet, GameStatusChange, GameVersion
+from games.models import Game, GameSheet, GameStatusChange, GameVersion, Protest
 from games.records import NotARecordError, check_record, require_record_shape
 from league.audit import AuditEntry
 from league.models import (
@@ -43,7 +43,7 @@ from league.models import (
 )
 from league.stages.models import Stage
 from results.archives.bundle import Archive, ArchiveError
-from results.archives.export import CLUB_FIELDS, EVENT_FIELDS, STAGE_FIELDS
+from results.archives.schema import CLUB_FIELDS, EVENT_FIELDS, PROTEST_FIELDS, STAGE_FIELDS
 from results.models import EventResults, EventStanding
 from results.pipeline.ratings import update_ratings
 from results.pipeline.standings import recompute_event, recompute_season
@@ -73,7 +73,7 @@ DATES = {"starts_on", "ends_on", "joined", "left", "played_on"}
 TIMES = {
     "registration_opens", "registration_closes", "created_at", "cut_confirmed_at",
     "finished_at", "starts_at", "released_at", "checked_in_at", "waitlisted_at",
-    "voided_at", "submitted_at", "confirmed_at", "updated_at", "at",
+    "voided_at", "submitted_at", "confirmed_at", "updated_at", "at", "ruled_at",
 }  # fmt: skip
 DECIMALS = {"multiplier", "carry"}
 
@@ -383,6 +383,25 @@ class Loader:
             GameSheet.objects.create(
                 game=game, revision=int(sheet["revision"]), steps=sheet["steps"]
             )
+        self.load_protests(game, row.get("protests") or [], versions)
+
+    def load_protests(
+        self, game: Game, protests: list[Any], versions: dict[int, GameVersion]
+    ) -> None:
+        names = tuple(n for n in PROTEST_FIELDS if n not in ("created_at", "updated_at"))
+        for p in protests:
+            protest = Protest(
+                game=game,
+                player=self.players[str(p["player"])] if p.get("player") else None,
+                filed_by=self.user(p.get("filed_by")),
+                ruled_by=self.user(p.get("ruled_by")),
+                version=versions.get(p["version"]) if p.get("version") is not None else None,
+                **_take(p, names),
+            )
+            _clean(protest).save()
+            protest.created_at = _time(p.get("created_at")) or protest.created_at
+            protest.updated_at = _time(p.get("updated_at")) or protest.updated_at
+            _keep_times(Protest, [protest], ["created_at", "updated_at"])
 
     def judged(self, game: Game, meta: dict[str, Any], record: Any) -> dict[str, Any]:
         """The record of a version: KGR/1 always; valid and complete if it counts."""

@@ -4,7 +4,10 @@ variant's secrecy, idempotent re-import, refused files, the pages and the comman
 from __future__ import annotations
 
 import difflib
+import io
+import json
 import re
+import zipfile
 from typing import Any
 
 import pytest
@@ -14,14 +17,17 @@ from django.test import Client, TestCase
 from django.urls import reverse
 
 from games.models import Game, GameVersion
+from games.protests import Filer, file_protest
 from games.services import submit_record
 from league.events.services import transition_event
-from league.models import Club, Event
+from league.models import Club, Event, Player
+from results.archives.bundle import MANIFEST, ArchiveError, dumps, sha256
 from results.archives.digest import results_digest
 from results.archives.export import export_archive
-from results.archives.imports import import_archive
+from results.archives.imports import import_archive, preview_archive
 from results.models import PlayerRating
-from tests.results.factories import Played, superuser
+from tests.league.factories import PlayerFactory
+from tests.results.factories import Played, played_event, superuser
 from tests.results.stages_factories import play_all, three_stages
 
 pytestmark = pytest.mark.django_db
@@ -107,3 +113,210 @@ def test_round_trip_into_an_empty_database_gives_identical_results_and_pages() -
     organiser = User.objects.get(username=ev.organiser.username)
     assert not organiser.is_active and not organiser.has_usable_password()
     assert organiser.email == ev.organiser.email
+
+
+# --- the public archive -----------------------------------------------------------------------
+
+
+def _zip_text(data: bytes) -> dict[str, str]:
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        return {name: zf.read(name).decode() for name in zf.namelist()}
+
+
+def test_public_archive_holds_only_what_is_public_and_imports_the_same_standings() -> None:
+    ev, played = championship()
+    file_protest(
+        Filer.from_user(ev.organiser), played["s"][0], phase="result", text=f"open {SECRET}-protest"
+    )
+    full, public = _zip_text(export_archive(ev.club, public=False)), None
+    secrets = [SECRET, "@example.org", ev.organiser.username, ev.referee.user.username]
+    for secret in secrets:  # the full archive holds them: the scan below can fail
+        assert any(secret in text for text in full.values()), secret
+    assert "audit.json" in full and f"{SECRET}-protest" in "".join(full.values())
+    data = export_archive(ev.club, public=True)
+    public = _zip_text(data)
+    blob = "".join(public.values())
+    for secret in secrets:
+        assert secret not in blob, secret
+    assert "audit.json" not in public and "conflicts.json" not in public
+    assert '"sheet"' not in blob and "protest" not in blob.replace('"protests"', "")
+    manifest = json.loads(public[MANIFEST])
+    assert manifest["public"] is True and manifest["scope"] == {
+        "kind": "club",
+        "club": ev.club.slug,
+    }
+    versions = [n for n in public if re.match(r"games/\d+/v\d+\.json", n)]
+    assert len(versions) == 5  # the confirmed version of each released game, nothing else
+
+    before = results_digest()
+    call_command("flush", interactive=False, verbosity=0)
+    report = import_archive(data, actor=None)
+    assert report.differences == []
+    after = results_digest()
+    assert after["standings"] == before["standings"] and after["ratings"] == before["ratings"]
+    assert not User.objects.filter(email__endswith="@example.org").exists()
+    assert all(not u.is_active for u in User.objects.all())
+
+
+def test_a_public_archive_of_an_unfinished_event_holds_no_games() -> None:
+    ev = played_event(rounds=1)
+    ev.play(1)
+    names = _zip_text(export_archive(ev.event, public=True))
+    assert not [n for n in names if n.startswith("games/")]
+    assert json.loads(names["events.json"]) == []
+
+
+# --- import rules -------------------------------------------------------------------------------
+
+
+def small() -> Played:
+    ev = played_event(rounds=2)
+    game = ev.play(1, seed=3)
+    ev.correct(game, ev.record(ev.players[:12], 4))
+    ev.play(2, seed=5, release=False)
+    return ev
+
+
+def test_importing_the_same_archive_twice_changes_nothing() -> None:
+    ev = small()
+    data = export_archive(ev.club, public=False)
+    call_command("flush", interactive=False, verbosity=0)
+    first = import_archive(data, actor=None)
+    counts = (Game.objects.count(), GameVersion.objects.count(), Player.objects.count())
+    again = import_archive(data, actor=None)
+    assert again.already_imported and again.club == first.club
+    assert (Game.objects.count(), GameVersion.objects.count(), Player.objects.count()) == counts
+    assert preview_archive(data).already_imported
+
+
+def test_an_archive_whose_club_exists_is_refused_and_nothing_is_written() -> None:
+    ev = small()
+    data = export_archive(ev.club, public=False)
+    counts = (Game.objects.count(), User.objects.count())
+    with pytest.raises(ArchiveError) as caught:
+        import_archive(data, actor=None)
+    assert caught.value.code == "archive.club_exists" and caught.value.status == 409
+    assert ev.club.slug in caught.value.message
+    assert (Game.objects.count(), User.objects.count()) == counts
+
+
+def test_an_event_archive_goes_into_the_existing_club_under_a_free_slug() -> None:
+    ev = small()
+    data = export_archive(ev.event, public=False)
+    Event.objects.filter(pk=ev.event.pk).update(slug="renamed")
+    report = import_archive(data, actor=None)
+    assert report.club == ev.club and report.events[0].slug == ev.event.slug
+    assert Event.objects.filter(club=ev.club).count() == 2
+    assert Player.objects.count() == len(ev.players)  # same handles and names: the same people
+
+
+def test_a_player_of_the_same_handle_and_another_name_is_a_collision() -> None:
+    ev = small()
+    data = export_archive(ev.club, public=False)
+    call_command("flush", interactive=False, verbosity=0)
+    PlayerFactory(handle=ev.players[0].handle, display_name="Someone Else")
+    with pytest.raises(ArchiveError) as caught:
+        import_archive(data, actor=None)
+    assert caught.value.code == "archive.player_exists"
+    assert not Club.objects.exists()
+
+
+def rezip(data: bytes, change: Any, *, manifest: bool = True) -> bytes:
+    """The archive with its members changed by ``change(members)``; the manifest's hashes
+    follow (``manifest=True``: a consistent forgery) or not (tampering)."""
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        members = {n: zf.read(n) for n in zf.namelist()}
+    head = json.loads(members.pop(MANIFEST))
+    change(members)
+    if manifest:
+        head["members"] = {n: sha256(b) for n, b in members.items()}
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr(MANIFEST, dumps(head))
+        for name, body in members.items():
+            zf.writestr(name, body)
+    return out.getvalue()
+
+
+def _edit(name: str, edit: Any) -> Any:
+    def change(members: dict[str, bytes]) -> None:
+        members[name] = dumps(edit(json.loads(members[name])))
+
+    return change
+
+
+def _refused(data: bytes, code: str) -> ArchiveError:
+    with pytest.raises(ArchiveError) as caught:
+        import_archive(data, actor=None)
+    assert caught.value.code == code, caught.value.message
+    assert caught.value.status in (400, 409)
+    assert not Club.objects.exists() and not Game.objects.exists()
+    return caught.value
+
+
+@pytest.fixture
+def archive_then_empty() -> bytes:
+    ev = small()
+    data = export_archive(ev.club, public=False)
+    call_command("flush", interactive=False, verbosity=0)
+    return data
+
+
+def test_bad_files_are_refused_with_nothing_written(
+    archive_then_empty: bytes, settings: Any
+) -> None:
+    data = archive_then_empty
+    _refused(b"not a zip at all", "archive.not_zip")
+    players = _edit("players.json", lambda rows: [{**r, "display_name": "X"} for r in rows])
+    _refused(rezip(data, players, manifest=False), "archive.tampered")
+    _refused(rezip(data, lambda m: m.pop("rounds.json"), manifest=False), "archive.tampered")
+    _refused(rezip(data, lambda m: m.update({"../evil.json": b"{}"})), "archive.bad_member_name")
+    _refused(rezip(data, lambda m: m.update({"x.json": b"{nope"})), "archive.bad_json")
+
+    error = _refused(_bump_version(data), "archive.version")
+    assert "version is 2" in error.message
+    settings.ARCHIVE_MAX_BYTES = len(data) - 1
+    _refused(data, "archive.too_large")
+    settings.ARCHIVE_MAX_BYTES = 50 * 2**20
+    settings.ARCHIVE_MAX_MEMBERS = 3
+    _refused(data, "archive.too_many_members")
+    settings.ARCHIVE_MAX_MEMBERS = 100_000
+    bomb = rezip(data, lambda m: m.update({"bomb.json": b"[" + b" " * 20 * 2**20 + b"]"}))
+    assert len(bomb) < len(data) + 100 * 1024
+    _refused(bomb, "archive.too_large_unpacked")
+    # finally the untouched file still imports
+    assert import_archive(data, actor=None).games == 2
+
+
+def _bump_version(data: bytes) -> bytes:
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        members = {n: zf.read(n) for n in zf.namelist()}
+    head = json.loads(members[MANIFEST])
+    head["version"] = 2
+    members[MANIFEST] = dumps(head)
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as zf:
+        for name, body in members.items():
+            zf.writestr(name, body)
+    return out.getvalue()
+
+
+def test_a_consistent_but_wrong_archive_is_refused_whole(archive_then_empty: bytes) -> None:
+    data = archive_then_empty
+    drop_player = _edit("players.json", lambda rows: rows[1:])
+    error = _refused(rezip(data, drop_player), "archive.inconsistent")
+    assert "Nothing was imported" in error.message
+
+    def broken_record(members: dict[str, bytes]) -> None:
+        for name, body in members.items():
+            meta = json.loads(body) if name.endswith("/game.json") else None
+            if meta and meta["status"] == "released":
+                confirmed = next(v for v in meta["versions"] if v["status"] == "confirmed")
+                key = f"games/{meta['id']}/v{confirmed['number']}.json"
+                record = json.loads(members[key])
+                record["seats"] = record["seats"][:3]
+                members[key] = dumps(record)
+                return
+
+    _refused(rezip(data, broken_record), "archive.bad_record")
+    assert not User.objects.exists()
