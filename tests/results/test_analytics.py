@@ -337,7 +337,9 @@ def test_bad_filters_are_400(client: Client, query: dict[str, str]) -> None:
     if "\x00" not in query.get("club", ""):  # NUL: the site's middleware answers first
         assert b'id="filter-error"' in page.content
     api = client.get(reverse("results-api:analytics"), query)
-    assert api.status_code == 400 and api.json()["code"] == "analytics.filter"
+    assert api.status_code == 400
+    if "\x00" not in query.get("club", ""):
+        assert api.json()["code"] == "analytics.filter"
 
 
 def test_unknown_player_is_400(client: Client) -> None:
