@@ -17,11 +17,16 @@ account's side and the choice of the pseudonym are ``results.account_deletion``'
   (``results_pending`` now, ``results_changed`` after the commit), which writes the
   standings again under the new handle with the same points (the ratings are kept by
   player, not by name, so they do not move).
-- **The audit log** keeps every entry, who and when; only the name is replaced where
-  an entry's details quote it.
+- **The account's names**: a record's ``meta.referee`` (the referee's username, as the
+  live sheet writes it) becomes the account's new username; invitations sent to its
+  e-mail address forget the address.
+- **The audit log** keeps every entry, who and when; only the names are replaced: all
+  of them (handle, display name, username, full name, e-mail address) in the entries
+  about the player or the account or made by it, the handle and the e-mail address
+  wherever another entry quotes them.
 
-One transaction (the caller's), the player's row locked, every game locked as a
-correction locks it.
+One function, :func:`erase_names`; one transaction (the caller's), the player's row
+locked, every game locked as a correction locks it.
 """
 
 from __future__ import annotations
@@ -45,7 +50,7 @@ from games.services import lock_game
 from games.signals import results_changed, results_pending
 from league.errors import UserError
 from league.events.models import PersonalLink
-from league.models import AuditEntry, Player
+from league.models import AuditEntry, Invitation, Player
 
 S = Game.Status
 _COUNTED = (S.CONFIRMED, S.RELEASED)
@@ -113,13 +118,16 @@ def _text_has(column: str, text: str) -> Q:
     return q | Q(**{f"{column}__contains": escaped}) if escaped != text else q
 
 
-def _rewrite_game(actor: User | None, game: Game, rename: Renamer, new_handle: str) -> int:
+def _rewrite_game(
+    actor: User | None, game: Game, rename: Renamer, referee: tuple[str, str] | None, note: str
+) -> int:
     """Every version, the player list, the sheet and the history of one game; returns how
-    many versions changed. The confirmed version must stay valid."""
+    many versions changed. ``referee``: (old, new) username in the records' ``meta``. The
+    confirmed version must stay valid."""
     game = lock_game(game.pk)
     changed = 0
     for version in game.versions.select_for_update().order_by("number"):
-        record = rename(version.record)
+        record = _referee_renamed(rename(version.record), referee)
         violations = rename(version.violations)
         reason = rename.text(version.reason)
         if (record, violations, reason) == (version.record, version.violations, version.reason):
@@ -149,11 +157,7 @@ def _rewrite_game(actor: User | None, game: Game, rename: Renamer, new_handle: s
         if reason != line.reason:
             GameStatusChange.objects.filter(pk=line.pk).update(reason=reason)
     GameStatusChange.objects.create(
-        game=game,
-        from_status=game.status,
-        to_status=game.status,
-        actor=actor,
-        reason=HISTORY_REASON % new_handle,
+        game=game, from_status=game.status, to_status=game.status, actor=actor, reason=note
     )
     game.revision += 1
     game.save(update_fields=["players", "revision", "updated_at"])
@@ -163,55 +167,107 @@ def _rewrite_game(actor: User | None, game: Game, rename: Renamer, new_handle: s
     return changed
 
 
+def _referee_renamed(record: Any, referee: tuple[str, str] | None) -> Any:
+    """The record with ``meta.referee`` (a username, as the sheet writes it) renamed."""
+    if referee is None or not isinstance(record, dict):
+        return record
+    meta = record.get("meta")
+    if isinstance(meta, dict) and meta.get("referee") == referee[0]:
+        return {**record, "meta": {**meta, "referee": referee[1]}}
+    return record
+
+
 def _announcer(game: Game) -> Callable[[], object]:
     """After the commit: the results pipeline hears of the game (bound now, not later)."""
     return lambda: results_changed.send(sender=Game, game=game)
 
 
-def _rewrite_audit(player: Player, user: User | None, rename: Renamer, olds: list[str]) -> int:
-    """Entries about the player or by the account, and any whose details quote a name."""
-    about = Q(target_type=player._meta.label_lower, target_id=player.pk)
-    if user is not None:
-        about |= Q(actor=user) | Q(target_type=user._meta.label_lower, target_id=user.pk)
-    quoted = Q()
-    for old in olds:
-        quoted |= _text_has("t", old)
-    entries = AuditEntry.objects.annotate(t=Cast("data", TextField())).filter(about | quoted)
+def _refereed_games(user: User) -> list[Game]:
+    """Games whose records may name ``user`` as their referee (``meta.referee``)."""
+    username = user.get_username()
+    texts = GameVersion.objects.annotate(t=Cast("record", TextField()))
+    rows = texts.filter(_text_has("t", username)).values_list("game_id", "record")
+    ids = {
+        gid
+        for gid, record in rows
+        if isinstance(record, dict) and (record.get("meta") or {}).get("referee") == username
+    }
+    return list(Game.objects.filter(pk__in=ids).order_by("pk"))
+
+
+def _rewrite_audit(about: Q, everywhere: list[str], own: Renamer, quoted: Renamer) -> int:
+    """Entries ``about`` the person (``own`` renames every name of theirs in them), and
+    any other entry quoting one of ``everywhere`` (only those are renamed there)."""
+    found = Q()
+    for text in everywhere:
+        found |= _text_has("t", text)
+    entries = AuditEntry.objects.annotate(t=Cast("data", TextField())).filter(about | found)
+    mine = set(AuditEntry.objects.filter(about).values_list("pk", flat=True))
     changed = 0
     for entry in entries.only("pk", "data").iterator():
-        data = rename(entry.data)
+        data = (own if entry.pk in mine else quoted)(entry.data)
         if data != entry.data:
             AuditEntry.objects.filter(pk=entry.pk).update(data=data)
             changed += 1
     return changed
 
 
-def pseudonymise_player(
-    actor: User | None, player: Player, handle: str, display_name: str
+def erase_names(
+    actor: User | None,
+    user: User | None,
+    player: Player | None,
+    *,
+    handle: str,
+    display_name: str,
+    username: str,
 ) -> Erasure:
-    """Give ``player`` the pseudonym everywhere (see the module). The caller holds the
-    transaction and has checked who may do it; ``handle`` must be free."""
-    player = Player.objects.select_for_update().get(pk=player.pk)
-    user = player.user
-    old_handle, old_name = player.handle, player.display_name
-    games = _games_naming(player)
-    names = {old_handle: handle, old_name: display_name}
+    """Give ``player`` (if any) the pseudonym ``handle`` / ``display_name`` everywhere, and
+    rename ``user``'s username to ``username`` where records and the audit log quote it
+    (see the module). The caller holds the transaction, has checked who may do it, and
+    renames the account itself; ``handle`` must be free."""
+    erasure = Erasure(player.pk if player else 0, handle, display_name)
+    handles: dict[str, str] = {}
+    own: dict[str, str] = {}
+    everywhere: list[str] = []
+    games: dict[int, Game] = {}
+    if player is not None:
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        handles[player.handle] = handle
+        own[player.display_name] = display_name
+        everywhere.append(player.handle)
+        games.update((g.pk, g) for g in _games_naming(player))
+        # the player's row first: a table game's record is judged against its seats
+        player.handle, player.display_name, player.user = handle, display_name, None
+        player.save(update_fields=["handle", "display_name", "user"])
+    referee = None
     if user is not None:
-        names[user.username] = handle
+        referee = (user.get_username(), username)
+        own[user.get_username()] = username
         if user.get_full_name().strip():
-            names[user.get_full_name().strip()] = display_name
-    rename = Renamer(names)
-    # the player's row first: a table game's record is judged against its seats' handles
-    player.handle, player.display_name, player.user = handle, display_name, None
-    player.save(update_fields=["handle", "display_name", "user"])
-    erasure = Erasure(player.pk, handle, display_name)
-    for game in games:
-        erasure.versions += _rewrite_game(actor, game, rename, handle)
+            own[user.get_full_name().strip()] = display_name
+        if user.email:
+            own[user.email] = ""
+            everywhere.append(user.email)
+            Invitation.objects.filter(email__iexact=user.email).update(email="")
+        games.update((g.pk, g) for g in _refereed_games(user))
+    records = Renamer(handles)
+    note = HISTORY_REASON % handle
+    for game in sorted(games.values(), key=lambda g: g.pk):
+        erasure.versions += _rewrite_game(actor, game, records, referee, note)
         erasure.games.append(game.pk)
-    for protest in Protest.objects.filter(Q(player=player) | Q(game_id__in=erasure.games)):
-        text, ruling = rename.text(protest.text), rename.text(protest.ruling)
-        if (text, ruling) != (protest.text, protest.ruling):
-            Protest.objects.filter(pk=protest.pk).update(text=text, ruling=ruling)
-    PersonalLink.objects.filter(registration__player=player).update(revoked=True)
-    erasure.audit_entries = _rewrite_audit(player, user, rename, list(rename.names))
+    people = Renamer({**handles, **own})
+    if player is not None:
+        protests = Protest.objects.filter(Q(player=player) | Q(game_id__in=erasure.games))
+        for protest in protests:
+            text, ruling = people.text(protest.text), people.text(protest.ruling)
+            if (text, ruling) != (protest.text, protest.ruling):
+                Protest.objects.filter(pk=protest.pk).update(text=text, ruling=ruling)
+        PersonalLink.objects.filter(registration__player=player).update(revoked=True)
+    about = Q(pk__in=[])
+    if player is not None:
+        about |= Q(target_type=player._meta.label_lower, target_id=player.pk)
+    if user is not None:
+        about |= Q(actor=user) | Q(target_type=user._meta.label_lower, target_id=user.pk)
+    quoted = Renamer({**handles, **{e: own[e] for e in everywhere if e in own}})
+    erasure.audit_entries = _rewrite_audit(about, everywhere, people, quoted)
     return erasure

@@ -1,6 +1,6 @@
 """Deleting one's own account (issue #22 item 5): the account is closed and emptied, and
 the linked player's name becomes a pseudonym in every record
-(:func:`games.erasure.pseudonymise_player`). Records stay valid, standings keep their
+(:func:`games.erasure.erase_names`). Records stay valid, standings keep their
 points and order; only the name changes.
 
 - **Confirmation**: the user types their username; anything else is refused (400).
@@ -37,7 +37,7 @@ from django.utils.translation import gettext_lazy as _
 from django_otp.plugins.otp_totp.models import TOTPDevice
 from rest_framework.authtoken.models import Token
 
-from games.erasure import Erasure, pseudonymise_player
+from games.erasure import Erasure, erase_names
 from league.audit import audit
 from league.clubs.profiles import Notification, Preferences
 from league.errors import UserError
@@ -158,7 +158,14 @@ def _only_organiser_of(user: User) -> list[str]:
     return list(alone)
 
 
-def _empty_account(user: User, pseudonym: str) -> None:
+def _free_username(wanted: str, user: User) -> str:
+    username = wanted
+    while User.objects.filter(username=username).exclude(pk=user.pk).exists():
+        username = f"deleted-{secrets.token_hex(4)}"
+    return username
+
+
+def _empty_account(user: User, username: str) -> None:
     """Close and empty the account (see the module)."""
     old = user.username
     Token.objects.filter(user=user).delete()
@@ -170,9 +177,6 @@ def _empty_account(user: User, pseudonym: str) -> None:
     user.staffed_events.clear()
     for model in (AccessAttempt, AccessFailureLog, AccessLog):
         model.objects.filter(username=old).delete()
-    username = f"deleted-{pseudonym}"
-    while User.objects.filter(username=username).exclude(pk=user.pk).exists():
-        username = f"deleted-{secrets.token_hex(4)}"
     user.username = username
     user.email = ""
     user.first_name = user.last_name = ""
@@ -211,26 +215,28 @@ def delete_account(actor: User, *, confirm: str) -> Deletion:
                 status=409,
             )
         player = Player.objects.filter(user=user).first()
-        erasure = None
         moved: list[int] = []
         if player is not None:
             handle, name, moved = choose_pseudonym(player)
-            erasure = pseudonymise_player(user, player, handle, name)
-            pseudonym = handle
         else:
-            pseudonym = f"account-{secrets.token_hex(3)}"
-        _empty_account(user, pseudonym)
+            handle = f"account-{secrets.token_hex(3)}"
+            name = handle
+        username = _free_username(f"deleted-{handle}", user)
+        erasure = erase_names(
+            user, user, player, handle=handle, display_name=name, username=username
+        )
+        _empty_account(user, username)
         # the rating pages are cached under the ratings' version: a new one, new keys
         RatingsLedger.objects.filter(pk=1).update(computed_at=timezone.now())
         audit(
             user,
             "account.delete",
             user,
-            pseudonym=erasure.handle if erasure else None,
-            player=erasure.player_id if erasure else None,
-            games=len(erasure.games) if erasure else 0,
-            versions=erasure.versions if erasure else 0,
-            audit_entries=erasure.audit_entries if erasure else 0,
+            pseudonym=handle if player is not None else None,
+            player=player.pk if player is not None else None,
+            games=len(erasure.games),
+            versions=erasure.versions,
+            audit_entries=erasure.audit_entries,
             lots_moved=moved,
         )
-    return Deletion(user.username, erasure, moved)
+    return Deletion(user.username, erasure if player is not None else None, moved)

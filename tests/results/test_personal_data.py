@@ -219,3 +219,20 @@ def test_an_account_without_a_player_is_deleted_too(ev: Played) -> None:
     assert done.erasure is None
     user.refresh_from_db()
     assert not user.is_active and user.username.startswith("deleted-")
+
+
+def test_a_referees_username_leaves_the_records_they_refereed(ev: Played) -> None:
+    referee = ev.referee.user
+    game = Game.objects.get(table__round__number=1)
+    record = GameVersion.objects.get(game=game, status="confirmed").record
+    ev.correct(game, {**record, "meta": {"referee": referee.username}}, reason="referee")
+    old = referee.username
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        done = delete_account(referee, confirm=old)
+    assert done.erasure is None  # no player of their own
+    referee.refresh_from_db()
+    versions = GameVersion.objects.annotate(t=Cast("record", TextField()))
+    assert not versions.filter(t__contains=f'"{old}"').exists()
+    current = GameVersion.objects.get(game=game, status="confirmed")
+    assert current.record["meta"]["referee"] == referee.username
+    assert check_record(game, current.record).valid
