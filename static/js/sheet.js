@@ -1,17 +1,22 @@
-/* Tianhei live game sheet: every step is posted at once and shown "saved ✓" only after
- * the server (which replays it through the engine) acknowledged it. Unsent steps wait in
- * localStorage and are retried, so a reload or a dropped connection loses nothing. The
- * ballot being filled in is kept in localStorage too. No framework, no build step. */
+/* Tianhei live game sheet, the referee's console: every step is posted at once and shown
+ * "saved ✓" only after the server (which replays it through the engine) acknowledged it.
+ * Unsent steps wait in localStorage and are retried, so a reload or a dropped connection
+ * loses nothing. The ballot being filled in is kept in localStorage too, and so are the
+ * speech timers (the end time of a running one). The page applies no rule of the game:
+ * what may be chosen, who speaks and what a foul costs all come from the server's state.
+ * No framework, no build step. */
 (function () {
   "use strict";
   var root = document.getElementById("sheet");
   if (!root) return;
   var T = JSON.parse(document.getElementById("sheet-i18n").textContent);
+  document.querySelectorAll("#console-i18n [data-k]").forEach(function (n) { T[n.dataset.k] = n.textContent; });
   var state = JSON.parse(document.getElementById("sheet-state").textContent);
   var api = root.dataset.api;
   var gameId = root.dataset.game;
   var QUEUE_KEY = "tianhei-sheet-queue-" + gameId;
   var DRAFT_KEY = "tianhei-sheet-draft-" + gameId;
+  var TIMER_KEY = "tianhei-timer-" + gameId + "-";
   var queue = load(QUEUE_KEY, []);
   var draft = load(DRAFT_KEY, {});
   var sending = false;
@@ -56,9 +61,14 @@
     e.textContent = msg || "";
   }
   function word(prefix, key) { return T[prefix + key] || key; }  /* a translated code */
-  function seatName(n) {
-    var s = state.seats.filter(function (x) { return x.seat === n; })[0];
-    return s ? n + " " + s.name : String(n);
+  function nameOf(n) { return (state.names || {})[String(n)] || ""; }
+  function seatName(n) { var name = nameOf(n); return name ? n + " " + name : String(n); }
+  function fill(text, values) {  /* "{seat}" and the like in a translated sentence */
+    return String(text).replace(/\{(\w+)\}/g, function (m, k) { return k in values ? values[k] : m; });
+  }
+  /* a seat as a button's face: its number, big, and its player's name under it */
+  function seatFace(n) {
+    return [el("span", { cls: "no", text: String(n) }), el("span", { cls: "nm", text: nameOf(n) })];
   }
 
   /* --- sending ------------------------------------------------------------------------ */
@@ -149,16 +159,16 @@
 
   /* --- rendering ---------------------------------------------------------------------- */
 
+  /* seats to choose from, each with its player's name; opts.none adds a "nobody" choice */
   function seatButtons(seats, chosen, onPick, opts) {
     opts = opts || {};
     var wrap = el("div", { cls: "seat-grid" + (opts.small ? " small" : "") });
     seats.forEach(function (n) {
-      var b = el("button", {
+      wrap.appendChild(el("button", {
         type: "button", cls: "seat-btn" + (chosen === n ? " chosen" : ""),
-        "aria-pressed": chosen === n ? "true" : "false", "data-seat": n, text: String(n),
+        "aria-pressed": chosen === n ? "true" : "false", "data-seat": n, title: seatName(n),
         on: function () { onPick(n); }
-      });
-      wrap.appendChild(b);
+      }, seatFace(n)));
     });
     if (opts.none) {
       wrap.appendChild(el("button", {
@@ -187,11 +197,13 @@
       $("undo").disabled = true;
       $("awards").hidden = true;
       $("last-words").hidden = true;
+      $("timer").hidden = true;
       return;
     }
     var view = { deal: renderDeal, night: renderNight, day: renderDay, ballot: renderDay,
                  lot: renderLot, declare: renderDeclare, over: renderOver }[e.step];
     if (view) panel.appendChild(view(e));
+    renderTimer();
     renderLastWords(e);
     renderAwards();
     renderSteps();
@@ -281,30 +293,31 @@
       e.ejectable.forEach(function (n) { sel.appendChild(el("option", { value: n, text: seatName(n) })); });
       box.appendChild(el("details", { cls: "eject" }, [
         el("summary", { text: T.eject }), sel,
-        el("button", { type: "button", text: T.ejectBtn, on: function () {
-          if (sel.value) step({ type: "eject", seat: parseInt(sel.value, 10) });
+        el("button", { type: "button", id: "eject-btn", text: T.ejectBtn, on: function () {
+          if (!sel.value) return;
+          var n = parseInt(sel.value, 10);
+          /* the player leaves the game at once: ask first, with what it costs them */
+          var cost = (state.fouls || {}).ejection_penalty || "";
+          if (window.confirm(fill(T.confirmEject, { seat: seatName(n), points: cost }))) {
+            step({ type: "eject", seat: n });
+          }
         } })
       ]));
     }
     box.appendChild(el("p", { cls: "candidates", text: T.between + ": " + e.candidates.join(", ") }));
+    if (e.ballot > 1) {  /* a tie-break ballot: only the server's candidates may be chosen */
+      box.appendChild(el("p", { cls: "restricted", id: "restricted",
+        text: T.onlyTied + " " + e.candidates.map(seatName).join(", ") }));
+    }
     var key = "ballot:" + e.phase + ":" + e.ballot;
     var votes = draft[key] || {};
     function save() { draft[key] = votes; store(DRAFT_KEY, draft); render(); }
-    var tally = {};
-    Object.keys(votes).forEach(function (v) { var t = votes[v]; if (t !== null) tally[t] = (tally[t] || 0) + 1; });
-    var grid = el("div", { cls: "ballot", id: "ballot" });
-    e.voters.forEach(function (voter) {
-      var row = el("div", { cls: "vote-row", "data-voter": voter }, [el("span", { cls: "voter", text: voter + " →" })]);
-      var targets = e.candidates.filter(function (c) { return c !== voter; });
-      row.appendChild(seatButtons(targets, votes[voter], function (n) {
-        votes[voter] = n; save();
-      }, { small: true, none: e.abstain ? T.abstain : null }));
-      grid.appendChild(row);
-    });
-    box.appendChild(grid);
+    box.appendChild(voteGrid(e, votes, save));
+    var tally = tallyOf(votes);
     var missing = e.voters.filter(function (v) { return !(v in votes); }).length;
-    box.appendChild(el("p", { cls: "tally", id: "tally", text: Object.keys(tally).sort(function (a, b) { return tally[b] - tally[a]; })
-      .map(function (t) { return t + "×" + tally[t]; }).join("  ") + (missing ? "  · " + missing + " " + T.votesLeft : "") }));
+    box.appendChild(el("p", { cls: "tally", id: "tally", "aria-live": "polite", text: Object.keys(tally.counts)
+      .sort(function (a, b) { return tally.counts[b] - tally.counts[a] || a - b; })
+      .map(function (t) { return t + "×" + tally.counts[t]; }).join("  ") + (missing ? "  · " + missing + " " + T.votesLeft : "") }));
     box.appendChild(el("button", {
       type: "button", cls: "primary big", id: "save-ballot", disabled: missing > 0, text: T.saveBallot,
       on: function () {
@@ -315,6 +328,105 @@
     }));
     box.appendChild(renderSeatsTable());
     return box;
+  }
+
+  /* the votes cast so far, counted per seat (abstentions apart); the seats with the most */
+  function tallyOf(votes) {
+    var counts = {}, abstain = 0, top = 0;
+    Object.keys(votes).forEach(function (v) {
+      var t = votes[v];
+      if (t === null) { abstain += 1; return; }
+      counts[t] = (counts[t] || 0) + 1;
+      top = Math.max(top, counts[t]);
+    });
+    var leaders = Object.keys(counts).filter(function (t) { return top > 0 && counts[t] === top; }).map(Number);
+    return { counts: counts, abstain: abstain, leaders: leaders };
+  }
+
+  /* The vote grid: a row per voter, a column per seat in table order. A voter's own seat,
+   * the dead and (in a tie-break ballot) the seats not in it are shown disabled so the
+   * columns line up; only the server's candidates can be chosen. */
+  function voteGrid(e, votes, save) {
+    var seats = state.seats.map(function (s) { return s.seat; });
+    var tally = tallyOf(votes);
+    var tied = tally.leaders.length > 1;
+    function mark(n) {
+      if (tally.leaders.indexOf(n) < 0) return "";
+      return tied ? " tied" : " lead";
+    }
+    function voteable(voter, n) { return e.candidates.indexOf(n) >= 0 && n !== voter; }
+    var head = el("tr", {}, [el("th", { cls: "corner", scope: "col", text: T.voter })]);
+    seats.forEach(function (n) {
+      var inBallot = e.candidates.indexOf(n) >= 0;
+      var alive = e.alive.indexOf(n) >= 0;
+      head.appendChild(el("th", {
+        scope: "col", "data-col": n, title: seatName(n),
+        cls: "col" + (alive ? "" : " dead") + (inBallot ? " in-ballot" : " off-ballot") + mark(n)
+      }, seatFace(n)));
+    });
+    if (e.abstain) head.appendChild(el("th", { scope: "col", cls: "col abstain-col", text: T.abstain }));
+    var body = el("tbody", {});
+    e.voters.forEach(function (voter) {
+      var row = el("tr", { cls: "vote-row", "data-voter": voter }, [
+        el("th", { scope: "row", cls: "voter", title: seatName(voter) }, seatFace(voter))
+      ]);
+      seats.forEach(function (n) {
+        var ok = voteable(voter, n);
+        var on = votes[voter] === n;
+        var cls = "cell" + (n === voter ? " self" : "") + (e.alive.indexOf(n) < 0 ? " dead" : "") + (ok ? "" : " off");
+        row.appendChild(el("td", { cls: cls }, [el("button", {
+          type: "button", cls: "vote-btn" + (on ? " chosen" : ""), "data-seat": n,
+          "aria-pressed": on ? "true" : "false", disabled: !ok,
+          "aria-label": fill(T.voteFor, { voter: seatName(voter), seat: seatName(n) }),
+          text: n === voter ? "·" : String(n),
+          on: function () {
+            if (votes[voter] === n) delete votes[voter]; else votes[voter] = n;
+            save();
+          }
+        })]));
+      });
+      if (e.abstain) {
+        var none = votes[voter] === null;
+        row.appendChild(el("td", { cls: "cell abstain-cell" }, [el("button", {
+          type: "button", cls: "vote-btn none" + (none ? " chosen" : ""), "data-seat": "none",
+          "aria-pressed": none ? "true" : "false", text: T.abstain,
+          on: function () {
+            if (votes[voter] === null) delete votes[voter]; else votes[voter] = null;
+            save();
+          }
+        })]));
+      }
+      body.appendChild(row);
+    });
+    var counts = el("tr", { cls: "tally-row" }, [el("th", { scope: "row", text: T.votes })]);
+    var rest = el("tr", { cls: "fill-row" }, [el("th", { scope: "row", text: T.fillRest })]);
+    seats.forEach(function (n) {
+      var c = tally.counts[n] || 0;
+      counts.appendChild(el("td", { cls: "count" + mark(n), "data-count": n, text: c ? String(c) : "",
+        title: mark(n) ? (tied ? T.tied : T.mostVotes) : null }));
+      var can = e.candidates.indexOf(n) >= 0;
+      rest.appendChild(el("td", {}, can ? [el("button", {
+        type: "button", cls: "fill-btn", "data-fill": n, text: "↓" + n,
+        "aria-label": fill(T.fillLabel, { seat: seatName(n) }), title: fill(T.fillLabel, { seat: seatName(n) }),
+        on: function () { fillRest(n); }
+      })] : []));
+    });
+    if (e.abstain) {
+      counts.appendChild(el("td", { cls: "count", text: tally.abstain ? String(tally.abstain) : "" }));
+      rest.appendChild(el("td", {}, [el("button", {
+        type: "button", cls: "fill-btn", "data-fill": "none", text: "↓", "aria-label": fill(T.fillLabel, { seat: T.abstain }),
+        on: function () { fillRest(null); }
+      })]));
+    }
+    /* everyone still without a vote votes for n (a voter cannot vote for themselves) */
+    function fillRest(n) {
+      e.voters.forEach(function (v) { if (!(v in votes) && (n === null || voteable(v, n))) votes[v] = n; });
+      save();
+    }
+    var table = el("table", { cls: "vote-grid" + (e.ballot > 1 ? " restricted" : ""), id: "ballot" }, [
+      el("thead", {}, [head]), body, el("tfoot", {}, [counts, rest])
+    ]);
+    return el("div", { cls: "grid-box", role: "region", tabindex: "0", "aria-label": T.scrollHint }, [table]);
   }
 
   function renderLot(e) {
@@ -366,10 +478,10 @@
         if (s.seat === seat) return;
         var on = chosen.indexOf(s.seat) >= 0;
         grid.appendChild(el("button", { type: "button", cls: "seat-btn" + (on ? " chosen" : ""), "aria-pressed": on ? "true" : "false",
-          text: String(s.seat), disabled: busy(), on: function () {
+          "data-seat": s.seat, title: seatName(s.seat), disabled: busy(), on: function () {
             chosen = on ? chosen.filter(function (x) { return x !== s.seat; }) : chosen.concat([s.seat]);
             draft[key] = chosen; store(DRAFT_KEY, draft); render();
-          } }));
+          } }, seatFace(s.seat)));
       });
       row.appendChild(grid);
       row.appendChild(el("button", { type: "button", cls: "save-words", text: T.saveWords, disabled: busy(), on: function () {
@@ -379,24 +491,63 @@
     });
   }
 
+  /* Fouls and awards: each seat's warnings, penalties and ejection with the points the
+   * scoring profile adds by itself — all as the server computed them. */
+  function renderFouls(sec) {
+    var f = state.fouls || { seats: [] };
+    sec.appendChild(el("p", { cls: "muted foul-rule", text: fill(T.foulRule, {
+      count: f.threshold, points: f.warning_penalty, eject: f.ejection_penalty, profile: f.profile
+    }) }));
+    if (!f.seats.length) {
+      sec.appendChild(el("p", { cls: "muted", id: "no-fouls", text: T.noFouls }));
+      return;
+    }
+    var list = el("ul", { cls: "foul-list", id: "foul-summary" });
+    f.seats.forEach(function (r) {
+      var dots = "";
+      for (var i = 1; i <= Math.max(f.threshold, r.warnings); i++) dots += i <= r.warnings ? "●" : "○";
+      var facts = [el("span", { cls: "foul-who", text: seatName(r.seat) }),
+        el("span", { cls: "warn-dots", title: r.warnings + " " + T.warnings, text: dots }),
+        el("span", { cls: "warn-count", text: r.warnings + "/" + f.threshold + " " + T.warnings })];
+      if (r.penalties !== "0.0") facts.push(el("span", { cls: "pen", text: T.penalties + " −" + r.penalties }));
+      if (r.ejected) facts.push(el("strong", { cls: "ejected-tag", text: T.ejected }));
+      facts.push(el("strong", { cls: "foul-total", text: r.total + " " + T.total }));
+      var item = el("li", { cls: "foul" + (r.automatic.length ? " fined" : ""), "data-seat": r.seat }, [
+        el("div", { cls: "foul-facts" }, facts)
+      ]);
+      r.automatic.forEach(function (a) {
+        item.appendChild(el("div", { cls: "automatic", "data-kind": a.kind, text: a.points + " · " + a.text }));
+      });
+      if (r.next_warning_costs) {
+        item.appendChild(el("div", { cls: "next-warning", text: fill(T.nextWarning, { points: r.next_warning_costs }) }));
+      }
+      item.appendChild(el("button", { type: "button", cls: "warn-btn", "data-warn": r.seat, text: T.addWarning,
+        disabled: busy(), on: function () { step({ type: "award", seat: r.seat, kind: "warning" }); } }));
+      list.appendChild(item);
+    });
+    sec.appendChild(list);
+  }
+
   function renderAwards() {
     var sec = $("awards");
     sec.textContent = "";
     if (state.expected.step === "deal") { sec.hidden = true; return; }
     sec.hidden = false;
-    sec.appendChild(el("h2", { text: T.awards }));
-    var list = el("ul", {});
+    sec.appendChild(el("h2", { text: T.fouls }));
+    renderFouls(sec);
+    var list = el("ul", { cls: "award-log" });
     state.awards.forEach(function (a) {
-      list.appendChild(el("li", { text: T.seat + " " + a.seat + ": " + T[a.kind] + (a.points ? " " + a.points : "") + (a.reason ? " — " + a.reason : "") }));
+      list.appendChild(el("li", { text: seatName(a.seat) + ": " + T[a.kind] + (a.points ? " " + a.points : "") +
+        (a.phase ? " · " + a.phase : "") + (a.reason ? " — " + a.reason : "") }));
     });
     sec.appendChild(list);
     var a = draft.award || {};
     var seat = el("select", { "aria-label": T.seat, id: "award-seat" });
     state.seats.forEach(function (s) { seat.appendChild(el("option", { value: s.seat, text: seatName(s.seat) })); });
     var kind = el("select", { "aria-label": T.awards, id: "award-kind" });
-    ["bonus", "penalty", "warning"].forEach(function (k) { kind.appendChild(el("option", { value: k, text: T[k] })); });
+    ["warning", "penalty", "bonus"].forEach(function (k) { kind.appendChild(el("option", { value: k, text: T[k] })); });
     var points = el("input", { type: "number", step: "0.1", min: "0", placeholder: T.points, id: "award-points", "aria-label": T.points });
-    var reason = el("input", { type: "text", placeholder: T.reason, id: "award-reason", "aria-label": T.reason });
+    var reason = el("input", { type: "text", placeholder: T.reason, id: "award-reason", "aria-label": T.reason, maxlength: "200" });
     if (a.seat) seat.value = a.seat;
     if (a.kind) kind.value = a.kind;
     points.value = a.points || "";
@@ -426,6 +577,142 @@
       ol.appendChild(el("li", { cls: "pending", text: word("step_", op.body.type || op.path) + " · " + T.queued }));
     });
     $("undo").disabled = busy() || !state.steps.length;
+  }
+
+  /* --- speech timers ------------------------------------------------------------------- */
+  /* Who speaks, in which order and for how long is the server's (state.timer). Each
+   * speaker's clock is kept in localStorage under game + phase + speaker: the end time
+   * while it runs, what is left while paused, so a reload keeps it. At 10 s left and at
+   * zero the phone vibrates and beeps. */
+
+  var audio = null;
+  var ticker = null;
+
+  function speakers() { return (state.timer && state.timer.speakers) || []; }
+  function roundKey() { return TIMER_KEY + (state.timer ? state.timer.round : ""); }
+  function clockKey(sp) { return roundKey() + "-" + sp.kind + "-" + sp.seat; }
+  function loadClock(sp) {
+    var c = load(clockKey(sp), null);
+    return c || { end: null, left: sp.seconds * 1000, at10: false, at0: false };
+  }
+  function saveClock(sp, c) { store(clockKey(sp), c); }
+  function left(c) { return c.end !== null ? Math.max(0, c.end - Date.now()) : c.left; }
+  function currentSpeaker() {
+    var list = speakers();
+    var cur = load(roundKey(), null);
+    var found = cur && list.filter(function (s) { return s.seat === cur.seat && s.kind === cur.kind; })[0];
+    return found || list[0] || null;
+  }
+  function choose(sp) { store(roundKey(), { seat: sp.seat, kind: sp.kind }); }
+  function clockText(ms) {
+    var secs = Math.ceil(ms / 1000);
+    return Math.floor(secs / 60) + ":" + ("0" + (secs % 60)).slice(-2);
+  }
+
+  function beep(times) {
+    var Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return;
+    try {
+      audio = audio || new Ctx();
+      for (var i = 0; i < times; i++) {
+        var osc = audio.createOscillator(), gain = audio.createGain();
+        var t = audio.currentTime + i * 0.3;
+        osc.frequency.value = times > 1 ? 660 : 880;
+        osc.connect(gain); gain.connect(audio.destination);
+        gain.gain.setValueAtTime(0.25, t);
+        gain.gain.exponentialRampToValueAtTime(0.001, t + 0.2);
+        osc.start(t); osc.stop(t + 0.22);
+      }
+    } catch (err) { /* no sound: the vibration and the red clock remain */ }
+  }
+  function alarm(kind) {
+    if (navigator.vibrate) navigator.vibrate(kind === "zero" ? [300, 120, 300] : 200);
+    beep(kind === "zero" ? 3 : 1);
+    $("timer").dataset.alarm = kind;
+  }
+
+  function tick() {
+    var sp = currentSpeaker();
+    var box = $("timer");
+    if (!sp || box.hidden) return;
+    var c = loadClock(sp);
+    var ms = left(c);
+    var running = c.end !== null;
+    if (running && !c.at10 && sp.seconds > 10 && ms <= 10000) {
+      c.at10 = true; saveClock(sp, c);
+      if (ms > 8500) alarm("ten");  /* not when a reload finds it long past */
+    }
+    if (running && ms <= 0) {
+      var late = Date.now() - c.end;
+      c.end = null; c.left = 0; c.at0 = true; saveClock(sp, c);
+      if (late < 1500) alarm("zero");
+      renderTimer();
+      return;
+    }
+    var clock = $("timer-clock");
+    if (clock) {
+      clock.textContent = clockText(ms);
+      clock.classList.toggle("warn", ms <= 10000 && ms > 0);
+      clock.classList.toggle("zero", ms <= 0);
+    }
+  }
+
+  function renderTimer() {
+    var box = $("timer");
+    var list = speakers();
+    box.textContent = "";
+    box.hidden = !list.length;
+    if (ticker) { clearInterval(ticker); ticker = null; }
+    if (box.hidden) return;
+    var sp = currentSpeaker();
+    var c = loadClock(sp);
+    var running = c.end !== null;
+    var index = list.indexOf(sp);
+    box.dataset.running = running ? "true" : "false";
+    box.dataset.seat = sp.seat;
+    box.appendChild(el("h2", { id: "timer-title", text: T.speeches + " · " + state.timer.phase }));
+    box.appendChild(el("p", { cls: "timer-who", id: "timer-who" }, [
+      el("strong", { text: seatName(sp.seat) }), el("span", { cls: "muted", text: " · " + word("kind_", sp.kind) })
+    ]));
+    var ms = left(c);
+    box.appendChild(el("div", { id: "timer-clock", role: "timer", "aria-live": "off",
+      cls: "timer-clock" + (ms <= 0 ? " zero" : (ms <= 10000 ? " warn" : "")), text: clockText(ms) }));
+    if (ms <= 0) box.appendChild(el("p", { cls: "time-up", text: T.timeUp }));
+    box.appendChild(el("div", { cls: "timer-controls" }, [
+      el("button", { type: "button", id: "timer-start", cls: "primary", text: T.start, disabled: running || ms <= 0,
+        on: function () {
+          beep(0);  /* a tap unlocks the phone's sound for the alarms */
+          if (audio && audio.resume) audio.resume();
+          c = loadClock(sp); c.end = Date.now() + c.left; saveClock(sp, c); choose(sp); renderTimer();
+        } }),
+      el("button", { type: "button", id: "timer-pause", text: T.pause, disabled: !running,
+        on: function () { c = loadClock(sp); c.left = left(c); c.end = null; saveClock(sp, c); renderTimer(); } }),
+      el("button", { type: "button", id: "timer-next", text: T.nextSpeaker, disabled: index >= list.length - 1,
+        on: function () {
+          c = loadClock(sp);
+          if (c.end !== null) { c.left = left(c); c.end = null; saveClock(sp, c); }
+          choose(list[index + 1]); renderTimer();
+        } }),
+      el("button", { type: "button", id: "timer-reset", text: T.restart,
+        on: function () { store(clockKey(sp), null); choose(sp); renderTimer(); } })
+    ]));
+    var order = el("ol", { cls: "speakers", id: "speakers" });
+    list.forEach(function (s, i) {
+      var done = loadClock(s).at0 || i < index;
+      order.appendChild(el("li", {}, [el("button", {
+        type: "button", cls: "speaker" + (s === sp ? " current" : "") + (done ? " done" : ""),
+        "data-seat": s.seat, "data-kind": s.kind, "aria-current": s === sp ? "true" : null,
+        title: seatName(s.seat) + " · " + word("kind_", s.kind), text: String(s.seat),
+        on: function () {
+          var now = loadClock(sp);
+          if (now.end !== null) { now.left = left(now); now.end = null; saveClock(sp, now); }
+          choose(s); renderTimer();
+        }
+      })]));
+    });
+    box.appendChild(order);
+    if (index === list.length - 1 && ms <= 0) box.appendChild(el("p", { cls: "muted", text: T.allSpoke }));
+    if (running) ticker = setInterval(tick, 250);
   }
 
   $("undo").addEventListener("click", function () {

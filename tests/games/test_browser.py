@@ -63,7 +63,7 @@ def vote(page: Any, votes: dict[int, int | None]) -> None:
 def last_words(page: Any, seat: int, suspects: list[int]) -> None:
     row = page.locator(f'#last-words .words[data-speaker="{seat}"]')
     for s in suspects:
-        row.locator(".seat-btn", has_text=str(s)).first.click()
+        row.locator(f'.seat-btn[data-seat="{s}"]').click()
         row = page.locator(f'#last-words .words[data-speaker="{seat}"]')
     row.locator(".save-words").click()
     saved(page)
