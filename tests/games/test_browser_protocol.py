@@ -112,3 +112,33 @@ def test_the_games_protocol_fits_a_phone_and_a_page(
     assert box["width"] <= PRINTABLE_WIDTH
     pdf = page.pdf(prefer_css_page_size=True)
     assert len(re.findall(rb"/Type\s*/Page(?!s)", pdf)) == 1
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_paper_entry_keeps_what_was_typed_on_a_phone_and_a_desk(
+    live_server: Any, transactional_db: None, browser: Any, width: int
+) -> None:
+    world = make_world("classic", 12)
+    url = live_server.url
+    path = reverse("games:paper", args=[world.game.pk])
+    size = {"viewport": {"width": width, "height": 900}}
+    page = login(browser, url, world.user("referee"), path, **size)
+    roles = ["killer"] * 4 + ["police"] * 2 + ["civilian"] * 6  # one killer too many
+    for i, role in enumerate(roles, 1):
+        page.select_option(f"#id_role_{i}", role)
+    page.select_option("#id_night_1_kill", "7")
+    page.fill("#id_day_1", "lw7 v 1>2 2>1")
+    page.select_option("#id_winner", "good")
+    page.click("form.paper button[type=submit]")
+    page.wait_for_selector("#draft-banner")
+    assert "Draft — not submitted" in page.locator("#draft-banner").inner_text()
+    assert page.locator("#id_role_1").input_value() == "killer"
+    assert page.locator("#id_night_1_kill").input_value() == "7"
+    assert page.locator("#id_day_1").input_value() == "lw7 v 1>2 2>1"
+    assert "12 players under classic" in page.locator('[data-for="roles"]').inner_text()
+    assert "setup.role_counts" not in page.locator("main").inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.click("#notation-mode")
+    page.wait_for_selector("textarea.notation")
+    assert "N1 k7" in page.locator("textarea.notation").input_value()
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
