@@ -11,6 +11,7 @@ app_name = "results"
 
 urlpatterns = [
     path("rankings/", rankings.leaderboard, name="leaderboard"),
+    path("clubs/", rankings.clubs, name="clubs"),
     path("clubs/<slug:club_slug>/<slug:event_slug>/venue/", venue.venue, name="venue"),
     path(
         "clubs/<slug:club_slug>/<slug:event_slug>/venue/overlay/",

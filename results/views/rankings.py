@@ -16,23 +16,32 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from django.core.paginator import Paginator
+from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.formats import date_format, number_format
+from django.utils.formats import date_format, get_format, number_format
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
-from league.models import Club, League, Player, Season
+from league.models import Club, Event, League, Player, Season
 from league.outages import cache
+from league.permissions import PUBLIC_EVENT_STATUSES
 from results import charts, selectors
 from results.circuits import season_circuit
+from results.reasons import amount
 
 PAGE_SIZE = 50
+#: Clubs listed on the clubs page (beyond that, the search of the leaderboard finds them).
+CLUBS_SHOWN = 500
 #: Leaderboard pages kept in the cache, per filter (later ones are rarely asked for).
 CACHED_PAGES = 20
+
+
+def _by_name(item: tuple[str, str]) -> tuple[str, str]:
+    return (item[1].casefold(), item[0])
 
 
 def _my_player(request: HttpRequest) -> Player | None:
@@ -53,15 +62,16 @@ def _filter_options(f: selectors.LeaderboardFilter) -> dict[str, SafeString]:
     club = f.club.slug if f.club is not None else ""
     season = str(f.season.pk) if f.season is not None else ""
     digest = hashlib.sha1(f"{club}&{season}".encode()).hexdigest()
-    key = f"results:lb-options:v2:{digest}"
+    key = f"results:lb-options:v3:{digest}"
     cached = cache.get(key)
     if cached is None:
         clubs = list(Club.objects.order_by("name").values_list("slug", "name"))
-        seasons = [
-            (str(s.pk), str(s))
-            for s in Season.objects.select_related("league").order_by("-starts_on")[:100]
-        ]
+        recent = list(Season.objects.select_related("league").order_by("-starts_on")[:100])
+        seasons = [(str(s.pk), str(s)) for s in recent]
+        # the leagues of those seasons, for the links to their rankings (no query more)
+        leagues = sorted({s.league.slug: s.league.name for s in recent}.items(), key=_by_name)
         cached = {
+            "leagues": render_to_string("results/_league_links.html", {"leagues": leagues}),
             "clubs": render_to_string(
                 "results/_options.html", {"options": clubs, "selected": club}
             ),
@@ -98,6 +108,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
             "results/_leaderboard_table.html",
             {
                 "filter": f,
+                "role_label": selectors.ROLE_LABELS.get(f.role, f.role) if f.role else "",
                 "page": page,
                 "rows": _leaderboard_rows(page.object_list, f, start),
                 "query_string": query_string,
@@ -125,28 +136,77 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def season_ranking(request: HttpRequest, pk: int) -> HttpResponse:
-    season = get_object_or_404(Season.objects.select_related("league", "circuit"), pk=pk)
+    season = get_object_or_404(Season.objects.select_related("league__club", "circuit"), pk=pk)
     return render(
         request,
         "results/season.html",
         {
             "season": season,
-            "rows": selectors.season_ranking(season),
+            "rows": _ranking_rows(selectors.season_ranking(season)),
             "circuit": season_circuit(season),  # None: no circuit, the plain totals only
+            # the season's published events, each linking to its page and standings
+            "events": Event.objects.filter(season=season, status__in=PUBLIC_EVENT_STATUSES)
+            .select_related("club")
+            .order_by("starts_on", "name"),
         },
     )
 
 
 @require_GET
 def league_ranking(request: HttpRequest, slug: str) -> HttpResponse:
-    league = get_object_or_404(League, slug=slug)
+    league = get_object_or_404(League.objects.select_related("club"), slug=slug)
     return render(
         request,
         "results/league.html",
         {
             "league": league,
             "seasons": league.seasons.order_by("-starts_on"),
-            "rows": selectors.league_ranking(league),
+            "rows": _ranking_rows(selectors.league_ranking(league)),
+        },
+    )
+
+
+def _ranking_rows(rows: list[Any]) -> list[dict[str, Any]]:
+    """A season's or a league's ranking (model rows or summed dicts) as the template
+    places it: points with two places in the reader's decimal mark (a sum over seasons
+    may come from the database as a float or a long Decimal: "1.20000000000000")."""
+    prefix = player_prefix()
+    decimal = str(get_format("DECIMAL_SEPARATOR"))
+    out = []
+    for r in rows:
+        if isinstance(r, dict):
+            handle, name = r["player__handle"], r["player__display_name"]
+            values = r
+        else:
+            handle, name = r.player.handle, r.player.display_name
+            values = {k: getattr(r, k) for k in ("rank", "tied", "points", "wins", "games")}
+            values["events"] = r.events
+        out.append(
+            {
+                "rank": str(values["rank"]),
+                "tied": values["tied"],
+                "url": f"{prefix}{quote(handle)}/",
+                "name": name,
+                "points": amount(values["points"], decimal),
+                "wins": str(values["wins"]),
+                "games": str(values["games"]),
+                "events": str(values["events"]),
+            }
+        )
+    return out
+
+
+@require_GET
+def clubs(request: HttpRequest) -> HttpResponse:
+    """Every club, with its number of published events: the way to each club's pages."""
+    return render(
+        request,
+        "results/clubs.html",
+        {
+            "clubs": Club.objects.annotate(
+                published=Count("events", filter=Q(events__status__in=PUBLIC_EVENT_STATUSES))
+            ).order_by("name")[:CLUBS_SHOWN],
+            "limit": CLUBS_SHOWN,
         },
     )
 
