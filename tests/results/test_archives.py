@@ -6,13 +6,18 @@ from __future__ import annotations
 import difflib
 import io
 import json
+import os
 import re
+import subprocess
+import sys
 import zipfile
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.test import Client, TestCase
 from django.urls import reverse
 
@@ -26,7 +31,7 @@ from results.archives.digest import results_digest
 from results.archives.export import export_archive
 from results.archives.imports import import_archive, preview_archive
 from results.models import PlayerRating
-from tests.league.factories import PlayerFactory
+from tests.league.factories import PlayerFactory, UserFactory
 from tests.results.factories import Played, played_event, superuser
 from tests.results.stages_factories import play_all, three_stages
 
@@ -320,3 +325,128 @@ def test_a_consistent_but_wrong_archive_is_refused_whole(archive_then_empty: byt
 
     _refused(rezip(data, broken_record), "archive.bad_record")
     assert not User.objects.exists()
+
+
+# --- pages and buttons ------------------------------------------------------------------------
+
+
+def test_the_downloads_are_for_organisers_and_the_public_ones_for_finished_events() -> None:
+    ev = small()
+    full = reverse("results:event-archive", args=[ev.event.pk])
+    club_full = reverse("results:club-archive", args=[ev.club.slug])
+    public = reverse("results:event-public-archive", args=[ev.club.slug, ev.event.slug])
+    club_public = reverse("results:club-public-archive", args=[ev.club.slug])
+    anonymous, stranger, organiser = Client(), Client(), Client()
+    stranger.force_login(ev.players[0].user)
+    organiser.force_login(ev.organiser)
+
+    assert anonymous.get(full).status_code == 302  # to the log-in page
+    assert stranger.get(full).status_code == 403
+    assert stranger.get(club_full).status_code == 403
+    assert anonymous.get(public).status_code == 404  # the event is not finished
+    assert anonymous.get(reverse("results:event-archive", args=[99999])).status_code == 302
+    assert organiser.get(reverse("results:event-archive", args=[99999])).status_code == 404
+    response = organiser.get(full)
+    assert response.status_code == 200 and response["Content-Type"] == "application/zip"
+    assert "attachment" in response["Content-Disposition"]
+    assert "users.json" in _zip_text(response.content)
+    assert organiser.get(club_full).status_code == 200
+
+    dashboard = organiser.get(reverse("event-dashboard", args=[ev.event.pk])).content.decode()
+    assert f'href="{full}"' in dashboard and f'href="{public}"' not in dashboard
+    people = organiser.get(reverse("club-people", args=[ev.club.slug])).content.decode()
+    assert f'href="{club_full}"' in people and f'href="{club_public}"' in people
+
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        transition_event(ev.organiser, ev.event, Event.Status.FINISHED)
+    dashboard = organiser.get(reverse("event-dashboard", args=[ev.event.pk])).content.decode()
+    assert f'href="{public}"' in dashboard
+    response = anonymous.get(public)
+    assert response.status_code == 200
+    names = _zip_text(response.content)
+    assert "users.json" in names and json.loads(names["users.json"]) == [
+        {"key": "official-1"},
+        {"key": "official-2"},
+    ]
+    assert ev.organiser.email not in "".join(names.values())
+    assert anonymous.get(club_public).status_code == 200
+
+
+def test_the_import_page_previews_then_imports_on_confirmation_for_site_staff() -> None:
+    ev = small()
+    data = export_archive(ev.club, public=False)
+    call_command("flush", interactive=False, verbosity=0)
+    url = reverse("results:archive-import")
+    organiser = Client()
+    organiser.force_login(UserFactory())
+    assert organiser.get(url).status_code == 403
+    assert Client().get(url).status_code == 302
+    staff = Client()
+    staff.force_login(superuser())
+    assert staff.get(url).status_code == 200
+
+    bad = staff.post(url, {"file": io.BytesIO(b"junk")})
+    assert bad.status_code == 400 and "not a zip archive" in bad.content.decode()
+    upload = io.BytesIO(data)
+    upload.name = "club.zip"
+    page = staff.post(url, {"file": upload})
+    html = page.content.decode()
+    assert page.status_code == 200 and 'id="archive-confirm"' in html
+    assert "will be created" in html and not Club.objects.exists()  # nothing yet
+    token = re.search(r'name="token" value="([0-9a-f]+)"', html)
+    assert token is not None
+    assert staff.post(url, {"confirm": "1", "token": "0" * 32}).status_code == 302
+    assert not Club.objects.exists()  # another token: expired, nothing imported
+    done = staff.post(url, {"confirm": "1", "token": token.group(1)})
+    assert done.status_code == 302 and done["Location"] == reverse("club", args=[ev.club.slug])
+    assert Club.objects.filter(slug=ev.club.slug).exists()
+    upload.seek(0)
+    again = staff.post(url, {"file": upload}).content.decode()
+    assert 'id="archive-already"' in again and 'id="archive-confirm"' not in again
+
+
+# --- commands ---------------------------------------------------------------------------------
+
+
+def test_the_commands_export_import_and_compare(tmp_path: Path) -> None:
+    ev = small()
+    out, digest = tmp_path / "club.zip", tmp_path / "results.json"
+    call_command("export_archive", "--club", ev.club.slug, "-o", str(out))
+    call_command("export_archive", "--event", f"{ev.club.slug}/{ev.event.slug}", "--public",
+                 "-o", str(tmp_path / "event.zip"))  # fmt: skip
+    assert zipfile.is_zipfile(out) and zipfile.is_zipfile(tmp_path / "event.zip")
+    with pytest.raises(CommandError, match="No club"):
+        call_command("export_archive", "--club", "nope", "-o", str(out))
+    with pytest.raises(CommandError, match="No event"):
+        call_command("export_archive", "--event", "nope", "-o", str(out))
+    call_command("compare_results", "-o", str(digest))
+
+    call_command("flush", interactive=False, verbosity=0)
+    with pytest.raises(CommandError, match="differ"):
+        call_command("compare_results", "--against", str(digest))
+    text = io.StringIO()
+    call_command("import_archive", str(out), stdout=text)
+    assert "Imported" in text.getvalue()
+    call_command("import_archive", str(out), stdout=text)
+    assert "Already imported" in text.getvalue()
+    call_command("compare_results", "--against", str(digest), stdout=text)
+    assert "identical" in text.getvalue()
+    tampered = tmp_path / "tampered.zip"
+    tampered.write_bytes(rezip(out.read_bytes(), lambda m: m.pop("rounds.json"), manifest=False))
+    with pytest.raises(CommandError, match="altered"):
+        call_command("import_archive", str(tampered))
+
+
+def test_the_import_command_exits_1_on_a_refusal(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.zip"
+    bad.write_bytes(b"junk")
+    done = subprocess.run(
+        [sys.executable, "manage.py", "import_archive", str(bad)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "DEBUG": "1", "DATABASE_URL": "sqlite:///:memory:"},
+        cwd=Path(__file__).resolve().parents[2],
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    assert "not a zip archive" in done.stderr
