@@ -31,7 +31,6 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
-from django.apps import apps
 from django.db import transaction
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
@@ -48,6 +47,7 @@ from engine.analytics import (
 )
 from engine.errors import EngineError
 from engine.record import parse_record
+from games.models import Protest
 from league.models import Player
 from results.models import AnalyticsFigure, AnalyticsGame, AnalyticsScope, AnalyticsSeat
 from results.pipeline.rated import released_versions
@@ -103,20 +103,35 @@ def scopes_of(club_id: int, season_id: int | None, ruleset: str) -> set[Scope]:
 # --- facts ------------------------------------------------------------------------------------
 
 
-def _protests(game_ids: list[int]) -> dict[int, tuple[int, int]]:
-    """Each game's protests and how many were upheld (``games.Protest``, where the
-    platform has it; open ones are not counted: they are not ruled yet)."""
-    try:
-        protest = apps.get_model("games", "Protest")
-    except LookupError:  # TODO(#21): the protests model is not on this tree yet
-        return {}
+RULED = [Protest.Status.UPHELD, Protest.Status.REJECTED]
+
+
+def _protests(game_ids: list[int] | None) -> dict[int, tuple[int, int]]:
+    """Each game's ruled protests and how many were upheld (``games.Protest``; open ones
+    are not counted: they are not ruled yet, and not public)."""
+    qs = Protest.objects.filter(status__in=RULED)
+    if game_ids is not None:
+        qs = qs.filter(game_id__in=game_ids)
     rows = (
-        protest.objects.filter(game_id__in=game_ids, status__in=["upheld", "rejected"])
-        .values("game_id")
-        .annotate(n=Count("pk"), upheld=Count("pk", filter=Q(status="upheld")))
+        qs.values("game_id")
+        .annotate(n=Count("pk"), upheld=Count("pk", filter=Q(status=Protest.Status.UPHELD)))
         .values_list("game_id", "n", "upheld")
+        .order_by()
     )
     return {gid: (n, upheld) for gid, n, upheld in rows}
+
+
+def _protests_changed() -> set[int]:
+    """Games whose stored protest counts differ from the protests as ruled now (a ruling
+    that rejected a protest changes no record, so no task follows it: the heal does)."""
+    now = _protests(None)
+    stored = {
+        gid: (n, upheld)
+        for gid, n, upheld in AnalyticsGame.objects.filter(
+            Q(game_id__in=list(now)) | Q(protests__gt=0)
+        ).values_list("game_id", "protests", "protests_upheld")
+    }
+    return {gid for gid in set(now) | set(stored) if now.get(gid, (0, 0)) != stored.get(gid)}
 
 
 @dataclass
@@ -233,7 +248,8 @@ def update_games(game_ids: Iterable[int]) -> list[str]:
 
 def stale_games() -> set[int]:
     """Released games whose facts are missing or from another version, games with facts
-    that no longer count, and games whose event moved to another season."""
+    that no longer count, games whose event moved to another season, and games whose
+    protests were ruled since."""
     current = released_versions()
     missing = set(
         current.exclude(
@@ -256,7 +272,11 @@ def stale_games() -> set[int]:
         )
         .values_list("game_id", flat=True)
     )
-    return missing | extra | moved
+    ruled = sorted(_protests_changed())  # of those, the ones that count or counted
+    ruled_now = set(released_versions(ruled).values_list("game_id", flat=True)) | set(
+        AnalyticsGame.objects.filter(game_id__in=ruled).values_list("game_id", flat=True)
+    )
+    return missing | extra | moved | ruled_now
 
 
 def heal() -> list[int]:

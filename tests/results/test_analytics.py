@@ -31,10 +31,11 @@ from django.test import Client, TestCase
 from django.urls import reverse
 
 from games.models import Game
+from games.protests import Filer, file_protest, rule_protest
 from games.services import void_game
 from league.models import League, Player, Season
 from results.models import AnalyticsFigure, AnalyticsGame, AnalyticsScope
-from results.services import rebuild_all
+from results.services import heal, rebuild_all
 from tests.results.factories import Played, played_event
 
 pytestmark = pytest.mark.django_db
@@ -261,6 +262,20 @@ def test_rebuild_gives_the_same_figures(lg: League8) -> None:
     AnalyticsFigure.objects.all().delete()
     rebuild_all(ratings=False)
     assert rows() == before
+
+
+def test_a_rejected_protest_reaches_the_referee_figures_by_the_heal(lg: League8) -> None:
+    organiser, player = lg.alpha.organiser, lg.p[0].user
+    game = Game.objects.get(pk=lg.g1.pk)
+    first = file_protest(Filer.from_user(player), game, phase="night 1", text="wrong kill")
+    file_protest(Filer.from_user(player), game, phase="day 1", text="wrong vote")  # open
+    rule_protest(organiser, first, decision="rejected", ruling="the kill was right")
+    heal()  # a rejection changes no record: the heal task finds the new counts
+    protests = figures("all", "referee")[f"{lg.alpha.referee.pk}/protests"]
+    # one ruled protest (the open one is not counted), none upheld: 0 of 1 → [0, 0.7935]
+    check(protests, 0, 1, 0.0, 0.7935)
+    row = AnalyticsGame.objects.get(game_id=game.pk)
+    assert (row.protests, row.protests_upheld) == (1, 0)
 
 
 # --- per player -----------------------------------------------------------------------------
