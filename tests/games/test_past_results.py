@@ -344,3 +344,66 @@ def test_the_command(org: Any, tmp_path: Path) -> None:
     assert "row 2, date" in err.getvalue()
     with pytest.raises(CommandError):
         call_command("import_results", str(path), club="no-such-club")
+
+
+def test_an_imported_game_reads_like_any_released_game(org: Any) -> None:
+    game = run(org, HEADER + row("1", awards="2:warning"))
+    pk = game.created[0].pk
+    public = Client()
+    account = public.get(reverse("results:account", args=[pk]))
+    assert account.status_code == 200
+    assert "王芳" in account.content.decode()
+    assert public.get(f"/api/v1/games/{pk}/").status_code == 200
+    page = _client(org.user).get(reverse("games:game", args=[pk]))
+    assert page.status_code == 200 and "Spring Cup" in page.content.decode()
+    assert public.get(reverse("results:player", args=["wang-fang"])).status_code == 200
+
+
+@pytest.mark.browser
+def test_the_page_on_a_phone_and_a_desktop(
+    live_server: Any, transactional_db: None, browser: Any, tmp_path: Path
+) -> None:
+    organiser = ClubOrganiserFactory()
+    for i in range(1, 8):
+        PlayerFactory(handle=f"p{i}", display_name=f"Player {i}")
+    path = tmp_path / "past.csv"
+    long = "p1,p2,p3,p4,p5,p6,p7,Someone With A Very Long Name Indeed"
+    path.write_text(
+        HEADER + row("1", players=long) + row("2", players=long, winner="???"), encoding="utf-8"
+    )
+    url = reverse("games:past-results", args=[organiser.club.slug])
+    for width in (390, 1280):
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        page.goto(f"{live_server.url}/accounts/login/?next={url}")
+        page.fill("#id_username", organiser.user.get_username())
+        page.fill("#id_password", PASSWORD)
+        page.click("main button[type=submit]")
+        page.wait_for_url(f"{live_server.url}{url}")
+        wide = "document.documentElement.scrollWidth <= window.innerWidth"
+        assert page.evaluate(wide)
+        page.set_input_files("#id_file", str(path))
+        page.click("#past-results-upload button[type=submit]")
+        page.wait_for_selector("#past-results-problems")
+        assert page.evaluate(wide), width
+        assert page.locator("#past-results-confirm").count() == 0
+        context.close()
+    # fixed: the preview asks, the confirmation imports
+    path.write_text(HEADER + row("1", players=long) + row("2", players=long), encoding="utf-8")
+    context = browser.new_context(viewport={"width": 390, "height": 900})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/accounts/login/?next={url}")
+    page.fill("#id_username", organiser.user.get_username())
+    page.fill("#id_password", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"{live_server.url}{url}")
+    page.set_input_files("#id_file", str(path))
+    page.click("#past-results-upload button[type=submit]")
+    page.wait_for_selector("#past-results-confirm")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert Game.objects.count() == 0
+    page.click("#past-results-confirm button[type=submit]")
+    page.wait_for_url(f"{live_server.url}{url}")
+    assert Game.objects.filter(status="released").count() == 2
+    context.close()

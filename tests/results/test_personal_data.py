@@ -236,3 +236,35 @@ def test_a_referees_username_leaves_the_records_they_refereed(ev: Played) -> Non
     current = GameVersion.objects.get(game=game, status="confirmed")
     assert current.record["meta"]["referee"] == referee.username
     assert check_record(game, current.record).valid
+
+
+@pytest.mark.browser
+def test_the_pages_on_a_phone_and_a_desktop(
+    live_server: Any, transactional_db: None, browser: Any
+) -> None:
+    ev = played_event(n_players=12)
+    ev.play(1, 1, ev.players[:12], seed=3)
+    me = ev.players[4]
+    username, handle = me.user.username, me.handle
+    for width in (390, 1280):
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        target = reverse("results:my-data")
+        page.goto(f"{live_server.url}/accounts/login/?next={target}")
+        page.fill("#id_username", username)
+        page.fill("#id_password", PASSWORD)
+        page.click("main button[type=submit]")
+        page.wait_for_url(f"{live_server.url}{target}")
+        wide = "document.documentElement.scrollWidth <= window.innerWidth"
+        assert page.evaluate(wide), width
+        page.click("#delete-account-link")
+        page.wait_for_selector("#delete-account-form")
+        assert page.evaluate(wide), width
+        if width == 1280:
+            page.fill("#id_username", username)
+            page.click("#delete-account-form button[type=submit]")
+            page.wait_for_url(f"{live_server.url}/")
+        context.close()
+    me.refresh_from_db()
+    assert me.handle != handle and me.display_name.startswith("Player-") and me.user is None
