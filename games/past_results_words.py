@@ -122,20 +122,27 @@ _ROLE = re.compile(r"^role(\d{1,2})$")
 def columns_of(header: list[str], problems: list[ImportProblem]) -> dict[str, Any]:
     known = set(TEMPLATE_HEADER)
     cols: dict[str, Any] = {"seat": {}, "role": {}}
+    seen: set[str] = set()
     for i, name in enumerate(header):
         if not name:
             continue
         seat, role = _SEAT.match(name), _ROLE.match(name)
-        if seat:
+        key = f"seat{int(seat.group(1))}" if seat else f"role{int(role.group(1))}" if role else name
+        if key in seen:
+            problems.append(
+                ImportProblem.of(1, name[:40], "results.column_repeated", name=name[:40])
+            )
+        elif seat:
             cols["seat"][int(seat.group(1))] = i
         elif role:
             cols["role"][int(role.group(1))] = i
-        elif name in known and name not in cols:
+        elif name in known:
             cols[name] = i
         else:
             problems.append(
                 ImportProblem.of(1, name[:40], "results.unknown_column", name=name[:40])
             )
+        seen.add(key)
     missing = [c for c in REQUIRED if c not in cols]
     if "players" not in cols and not cols["seat"]:
         missing.append("players")
@@ -176,6 +183,7 @@ PROBLEMS: dict[str, Promise] = {
     "results.too_many_rows": _("more than %(limit)s games in one file"),
     "results.too_many_columns": _("more than %(limit)s columns"),
     "results.unknown_column": _("unknown column “%(name)s”"),
+    "results.column_repeated": _("the column “%(name)s” appears twice"),
     "results.missing_columns": _(
         "missing column; the header names %(cols)s (players and roles may also be "
         "seat1, seat2… and role1, role2…)"

@@ -251,6 +251,9 @@ def test_bounded_size_and_rows(org: Any) -> None:
         import_results(org.user, org.club, "f.xlsx", b"PK\x03\x04 not a workbook")
     assert problems(error) == {(0, "file", "results.not_xlsx")}
     with pytest.raises(PastResultsError) as error:
+        run(org, HEADER.replace("winner", "date") + row())
+    assert (1, "date", "results.column_repeated") in problems(error)
+    with pytest.raises(PastResultsError) as error:
         run(org, "date,colour\n2026-01-01,red\n")
     assert {c for _r, _c, c in problems(error)} == {
         "results.unknown_column",
