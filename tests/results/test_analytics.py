@@ -397,3 +397,33 @@ def test_player_handles_are_bounded(client: Client) -> None:
     Player.objects.create(display_name="X", handle="x")
     page = client.get(reverse("results:analytics-players"), {"a": "x" * 10000})
     assert page.status_code == 400
+
+
+# --- in a real browser ------------------------------------------------------------------------
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_pages_fit_a_phone_and_a_desktop(live_server: Any, browser: Any) -> None:
+    """No sideways scrolling at 390 px and 1280 px, in each language; the bars drawn."""
+    lg = League8()
+    a, b = lg.p[4].handle, lg.p[0].handle
+    pages = ["/analytics/", f"/analytics/players/?a={a}&b={b}", "/analytics/?ruleset=chess"]
+    for width in (390, 1280):
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        page = context.new_page()
+        for language in ("en", "zh-hans", "es"):
+            context.add_cookies(
+                [{"name": "django_language", "value": language, "url": live_server.url}]
+            )
+            for path in pages:
+                page.goto(live_server.url + path)
+                wide = page.evaluate(
+                    "() => document.documentElement.scrollWidth - window.innerWidth"
+                )
+                assert wide <= 0, (width, language, path, wide)
+                if path == "/analytics/":
+                    assert page.locator("#sides .ab-fill").count() == 5
+                    if language == "en" and width == 390:
+                        page.screenshot(path="/tmp/analytics_390.png", full_page=True)
+        context.close()
