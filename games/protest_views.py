@@ -162,7 +162,7 @@ def protest_list(request: HttpRequest, pk: int) -> HttpResponse:
         "game": game,
         "protests": rows,
         "may_rule": protests.may_rule(access, game),
-        "may_file": game.status == Game.Status.RELEASED and protests.may_file(filer, game),
+        "may_file": game.status == Game.Status.RELEASED and protests.may_file(filer, game, access),
     }
     return render(request, "games/protest_list.html", context)
 

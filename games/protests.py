@@ -119,10 +119,14 @@ def files_as_player(filer: Filer, game: Game) -> bool:
     return played_in(filer.player, game)
 
 
-def may_file(filer: Filer, game: Game) -> bool:
-    """A player of the game, or an organiser of its event (status aside)."""
-    if filer.user is not None and Access(filer.user).is_game_organiser(game):
-        return True
+def may_file(filer: Filer, game: Game, access: Access | None = None) -> bool:
+    """A player of the game, or an organiser of its event (status aside); ``access`` is
+    the filer's own (a request's), when the caller has it."""
+    if filer.user is not None:
+        if access is None or access.user_id != filer.user.pk:
+            access = Access(filer.user)
+        if access.is_game_organiser(game):
+            return True
     return files_as_player(filer, game)
 
 

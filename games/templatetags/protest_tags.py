@@ -23,5 +23,5 @@ def game_protests(context: Any, game: Game) -> dict[str, Any]:
     return {
         "protests": visible_protests(access, game, filer),
         "may_rule": may_rule(access, game),
-        "may_file": game.status == Game.Status.RELEASED and may_file(filer, game),
+        "may_file": game.status == Game.Status.RELEASED and may_file(filer, game, access),
     }
