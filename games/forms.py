@@ -90,7 +90,7 @@ class PaperForm(forms.Form):
 
     winner = forms.ChoiceField(label=_("Winner"), choices=WINNER_CHOICES, required=False)
     awards = forms.CharField(
-        label=_('Awards, one a line (bonus 2 0.3 "reason", penalty 5 1, warning 4)'),
+        label=_("Awards, one a line"),
         required=False,
         max_length=AWARDS_MAX_CHARS,
         widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false", "autocapitalize": "off"}),
@@ -124,7 +124,6 @@ class PaperForm(forms.Form):
                 max_length=DAY_MAX_CHARS,
                 widget=forms.TextInput(
                     attrs={
-                        "placeholder": "lw3:1,5 v 1>2 2>1 3- out1",
                         "spellcheck": "false",
                         "autocapitalize": "off",
                         "autocomplete": "off",
