@@ -40,7 +40,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -453,6 +453,21 @@ def _write(actor: User, plan: ImportPlan) -> None:
     transaction.on_commit(lambda: _announce(games))
 
 
+#: Who tells the results pipeline about many games at once, if a higher layer registered
+#: it at start-up (:func:`register_batch_announcer`; ``games`` cannot import ``results``):
+#: one ratings replay for a whole file instead of one per game. Without it each game is
+#: announced as a confirmation announces it.
+_batch_announcer: Callable[[list[int]], object] | None = None
+
+
+def register_batch_announcer(announcer: Callable[[list[int]], object] | None) -> None:
+    global _batch_announcer
+    _batch_announcer = announcer
+
+
 def _announce(games: Iterable[Game]) -> None:
+    if _batch_announcer is not None:
+        _batch_announcer([g.pk for g in games])
+        return
     for game in games:
         results_changed.send(sender=Game, game=game)

@@ -16,10 +16,16 @@ from django.urls import reverse
 from openpyxl import Workbook
 
 from games.models import Game, GameStatusChange, GameVersion
-from games.past_results import PastResultsError, import_results, plan_import
+from games.past_results import (
+    PastResultsError,
+    import_results,
+    plan_import,
+    register_batch_announcer,
+)
 from games.records import check_record
 from league.models import AuditEntry, Membership, Player
 from results.models import PlayerRating
+from results.services import heal
 from tests.league.factories import PASSWORD, ClubOrganiserFactory, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -410,3 +416,19 @@ def test_the_page_on_a_phone_and_a_desktop(
     page.wait_for_url(f"{live_server.url}{url}")
     assert Game.objects.filter(status="released").count() == 2
     context.close()
+
+
+def test_a_registered_batch_announcer_hears_the_whole_file_once(org: Any) -> None:
+    calls: list[list[int]] = []
+
+    def announce(ids: list[int]) -> None:
+        calls.append(ids)
+        heal()  # one ratings replay for every game the ratings missed
+
+    register_batch_announcer(announce)
+    try:
+        plan = run(org, HEADER + "".join(row(str(t)) for t in range(1, 6)))
+    finally:
+        register_batch_announcer(None)
+    assert calls == [[g.pk for g in plan.created]]
+    assert PlayerRating.objects.get(player__handle="p1").games == 5
