@@ -292,13 +292,23 @@ def side_rates(games: Iterable[GameFacts]) -> list[SideRate]:
 
 def seat_rates(games: Iterable[GameFacts]) -> list[SeatRate]:
     """Each seat number's win rate (its player's side won), in seat order."""
-    n: Counter[int] = Counter()
-    won: Counter[int] = Counter()
+    # Games that share their seats' tuple (the platform hands one tuple per pattern of
+    # roles) and their winner are counted once, then weighted: a large scope is mostly
+    # repeats of a few thousand patterns.
+    patterns: dict[tuple[int, str], tuple[tuple[SeatFact, ...], int]] = {}
     for g in games:
-        for s in g.seats:
-            n[s.seat] += 1
-            won[s.seat] += g.won(s)
-    return [SeatRate(seat, Proportion(won[seat], n[seat])) for seat in sorted(n)]
+        key = (id(g.seats), g.winner)
+        hit = patterns.get(key)
+        patterns[key] = (g.seats, 1) if hit is None else (hit[0], hit[1] + 1)
+    n: dict[int, int] = {}
+    won: dict[int, int] = {}
+    for (_, winner), (seats, times) in patterns.items():
+        killers_won = winner == "killers"
+        for s in seats:
+            n[s.seat] = n.get(s.seat, 0) + times
+            if winner != "draw" and (s.role == "killer") == killers_won:
+                won[s.seat] = won.get(s.seat, 0) + times
+    return [SeatRate(seat, Proportion(won.get(seat, 0), n[seat])) for seat in sorted(n)]
 
 
 def victim_shares(games: Iterable[GameFacts]) -> list[VictimShare]:
