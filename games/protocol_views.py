@@ -39,6 +39,8 @@ def _sheets(request: HttpRequest, protocols: list[Protocol]) -> list[dict[str, o
 @login_required
 def game_protocol_page(request: HttpRequest, pk: int) -> HttpResponse:
     game = official_game(request, pk)
+    if game.voided:
+        raise Http404  # a voided game is played nowhere: its table is free for a new one
     protocol = game_protocol(game, access_for(request))
     return render(
         request,

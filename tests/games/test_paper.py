@@ -277,3 +277,36 @@ def test_a_correction_starts_from_the_confirmed_record(world: World) -> None:
     html = page.content.decode()
     assert "Draft — not submitted" not in html
     assert f"result {rec['result']['winner']}" in html
+
+
+def test_a_refused_correction_keeps_everything_typed(world: World) -> None:
+    services.submit_record(world.user("referee"), world.game, world.record(18), "api")
+    services.confirm_version(world.user("organiser"), world.game, 1)
+    data = paper_data(role_12="killer", role_1="police", day_2="v 1>2 out2")
+    r = client(world).post(reverse("games:paper", args=[world.game.pk]), data)
+    html = r.content.decode()
+    assert r.status_code == 200 and "a correction needs a reason" in html
+    assert "v 1&gt;2 out2" in html
+    assert re.search(r'name="role_1"[^>]*>.*?<option value="police" selected>', html, re.S)
+    assert world.game.versions.count() == 1
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"mode": "form", "role_1": "queen"},
+        {"mode": "form", "night_1_kill": "99"},
+        {"mode": "form", "day_1": "x" * 5000},
+        {"mode": "form", "awards": "result good"},
+        {"mode": "notation", "text": ""},
+        {"mode": "notation", "text": "ruleset classic\n1 k a\nN1 k99999999"},
+        {"mode": "sideways", "winner": "nobody"},
+    ],
+)
+def test_bad_input_is_a_page_with_errors_and_nothing_stored(
+    world: World, data: dict[str, Any]
+) -> None:
+    r = client(world).post(reverse("games:paper", args=[world.game.pk]), data)
+    assert r.status_code == 200
+    assert 'class="errorlist' in r.content.decode() or "notation-error" in r.content.decode()
+    assert world.game.versions.count() == 0

@@ -150,3 +150,8 @@ def test_a_draft_round_says_its_seating_may_change(world: World) -> None:
     table2 = Table.objects.get(round=world.round, number=2)
     page = client(world, "organiser").get(reverse("games:table-entry", args=[table2.pk]))
     assert 'id="round-not-released"' in page.content.decode()
+
+
+def test_a_voided_game_has_no_protocol(world: World) -> None:
+    services.void_game(world.user("organiser"), world.game, "played at the wrong table")
+    assert client(world, "organiser").get(game_path(world)).status_code == 404
