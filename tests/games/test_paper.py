@@ -12,9 +12,14 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
+from hypothesis import assume, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
 from engine.notation import print_notation
-from games import services
+from engine.simulate import simulate_games
+from games import paper, services
+from games.forms import PaperForm
 from games.models import GameVersion
 from tests.games.conftest import World
 
@@ -310,3 +315,43 @@ def test_bad_input_is_a_page_with_errors_and_nothing_stored(
     assert r.status_code == 200
     assert 'class="errorlist' in r.content.decode() or "notation-error" in r.content.decode()
     assert world.game.versions.count() == 0
+
+
+# --- properties of the form's reading ------------------------------------------------------
+
+
+@given(seed=st.integers(0, 2**31), variant=st.sampled_from(["finished", "in-progress"]))
+@hsettings(max_examples=80, deadline=None)
+def test_any_simulated_game_goes_through_the_paper_form_unchanged(seed: int, variant: str) -> None:
+    """A game read back from the form's fields (as the page fills them from a draft) is the
+    game: roles, every night and day (ballots, last words, ejections, lots …), awards and
+    the winner — whatever the ruleset and table size."""
+    rec = next(simulate_games(1, seed, variants=[variant]))
+    log = rec.get("log") or []
+    # a last night where nobody was killed or checked cannot be told from no night
+    assume(not log or log[-1]["phase"] == "day" or log[-1]["kill"] or log[-1]["check"])
+    seats = [{"seat": s["seat"], "player": s["player"], "name": s["player"]} for s in rec["seats"]]
+    initial = paper.form_initial(rec)
+    form = PaperForm(
+        {k: str(v) for k, v in initial.items()},
+        seats=seats,
+        phases=paper.phase_count(len(seats), rec),
+    )
+    assert form.is_valid(), form.errors
+    back = form.record(rec["ruleset"], rec.get("meta") or {})
+    expected = {k: v for k, v in rec.items() if not (k == "awards" and not v)}
+    if not log:
+        expected.pop("log", None)
+    assert back == expected
+
+
+@given(text=st.text(max_size=80), n=st.integers(1, 30))
+@hsettings(max_examples=300, deadline=None)
+def test_a_days_field_is_read_or_refused_with_a_column(text: str, n: int) -> None:
+    try:
+        day = paper.parse_day(n, text)
+    except paper.TextProblem as e:
+        assert e.line is None and 1 <= e.column <= len(text) + 10
+        assert e.message.startswith("column ")
+    else:
+        assert day["phase"] == "day" and day["n"] == n
