@@ -203,25 +203,39 @@ def game_profile(game: Game) -> ScoringProfile:
     return get_profile(stage_of_round(event_stages(event), round_.number).scoring_profile)
 
 
-def _fouls_json(game: Game, replay: Replay, names: dict[int, str]) -> dict[str, Any]:
+def _fouls_json(
+    game: Game, replay: Replay, names: dict[int, str], e: Expected | None
+) -> dict[str, Any]:
     """Each seat's warnings, penalties and ejection, with the points the profile adds by
     itself (``engine.scoring.automatic_points``: the threshold's warning penalty once, an
-    ejection's) as they will be scored; seats without a foul are left out."""
+    ejection's) as they will be scored; seats without a foul are left out.
+
+    The profile (one query: its stage's) is read only when something shown depends on it:
+    a foul, or a day's ejection control (its confirmation says what an ejection costs)."""
+    record = replay.record()
+    summary = summarize(record, str(game.pk)) if record is not None else None
+    fouled: set[int] = set()
+    if summary is not None:
+        fouled = {a.seat for a in summary.awards if a.kind != "bonus"} | set(summary.ejected)
+    ejecting = e is not None and e.step == Step.DAY and bool(e.ejectable)
+    if summary is None or not (fouled or ejecting):
+        return {
+            "profile": None,
+            "threshold": None,
+            "warning_penalty": None,
+            "ejection_penalty": None,
+            "seats": [],
+        }
     profile = game_profile(game)
-    base = {
+    base: dict[str, Any] = {
         "profile": profile.key,
         "threshold": profile.warning_threshold,
         "warning_penalty": format_points(-profile.warning_penalty),
         "ejection_penalty": format_points(-profile.ejection_penalty),
         "seats": [],
     }
-    record = replay.record()
-    if record is None:
-        return base
-    summary = summarize(record, str(game.pk))
     automatic = automatic_points(summary.awards, summary.ejected, profile)
     rows = []
-    fouled = {a.seat for a in summary.awards if a.kind != "bonus"} | set(summary.ejected)
     for seat in sorted(fouled):
         warnings = sum(1 for a in summary.awards if a.seat == seat and a.kind == "warning")
         penalties = [a.points for a in summary.awards if a.seat == seat and a.kind == "penalty"]
@@ -307,7 +321,7 @@ def state_json(game: Game, sheet: GameSheet, replay: Replay | None = None) -> di
             }
             for a, phase in zip(replay.awards, replay.award_phases, strict=True)
         ],
-        "fouls": _fouls_json(game, replay, names),
+        "fouls": _fouls_json(game, replay, names, e),
         "timer": _timer_json(game, st, e),
         "steps": [
             {"id": s.get("id"), "type": s.get("type"), "summary": _summary(s)} for s in sheet.steps

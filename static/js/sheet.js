@@ -495,9 +495,11 @@
    * scoring profile adds by itself — all as the server computed them. */
   function renderFouls(sec) {
     var f = state.fouls || { seats: [] };
-    sec.appendChild(el("p", { cls: "muted foul-rule", text: fill(T.foulRule, {
-      count: f.threshold, points: f.warning_penalty, eject: f.ejection_penalty, profile: f.profile
-    }) }));
+    if (f.profile) {  /* the profile's rule, when the server read it (a foul, an ejection to come) */
+      sec.appendChild(el("p", { cls: "muted foul-rule", text: fill(T.foulRule, {
+        count: f.threshold, points: f.warning_penalty, eject: f.ejection_penalty, profile: f.profile
+      }) }));
+    }
     if (!f.seats.length) {
       sec.appendChild(el("p", { cls: "muted", id: "no-fouls", text: T.noFouls }));
       return;

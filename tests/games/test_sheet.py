@@ -282,7 +282,12 @@ def test_a_club_game_has_the_default_timers(world: World) -> None:
     game = services.create_club_game(referee, club, "classic", players=world.handles)
     state = sheet.sheet_state(referee, game)
     assert state["timer"]["seconds"] == {"speech": 60, "tie_speech": 30, "last_words": 20}
+    assert state["fouls"]["profile"] is None  # nothing shown depends on it yet
+    state = sheet.add_step(referee, game, {**_deal12(), "id": "d"}, state["revision"])
+    warning = {"type": "award", "seat": 2, "kind": "warning", "id": "w"}
+    state = sheet.add_step(referee, game, warning, state["revision"])
     assert state["fouls"]["profile"] == "club-v1" and state["fouls"]["threshold"] == 4
+    assert state["fouls"]["seats"][0]["warnings"] == 1
 
 
 def _warn(world: World, state: dict, seat: int, reason: str = "") -> dict:
@@ -314,8 +319,11 @@ def test_the_fourth_warning_shows_its_half_point_at_once(world: World) -> None:
 
 
 def test_an_ejection_and_a_penalty_are_shown_and_reach_the_record(world: World) -> None:
-    state = play(world, [_deal12(), {"type": "night", "kill": 7, "check": 1}])
+    state = play(world, [_deal12()])
+    assert state["fouls"]["ejection_penalty"] is None  # at night: no ejection to confirm
+    state = play_more(world, state, [{"type": "night", "kill": 7, "check": 1}])
     assert 10 in state["expected"]["ejectable"]
+    assert state["fouls"]["ejection_penalty"] == "-0.5"  # said by the eject confirmation
     state = play_more(
         world,
         state,
