@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Count
@@ -42,6 +43,7 @@ from league.audit import audit
 from league.clubs.profiles import Notification, Preferences
 from league.errors import UserError
 from league.models import Club, ClubOrganiser, Player, PlayerClaim
+from league.outages import cache
 from results.models import EventResults, EventStanding, RatingsLedger, StageStanding
 
 #: How many pseudonyms are drawn at most to keep every lot-decided neighbour in place.
@@ -185,6 +187,10 @@ def _empty_account(user: User, username: str) -> None:
     user.save()
 
 
+def _forget_home_page() -> None:
+    cache.delete_many(f"results:home:v1:{code}" for code, _name in settings.LANGUAGES)
+
+
 @dataclass(frozen=True)
 class Deletion:
     username: str
@@ -226,8 +232,10 @@ def delete_account(actor: User, *, confirm: str) -> Deletion:
             user, user, player, handle=handle, display_name=name, username=username
         )
         _empty_account(user, username)
-        # the rating pages are cached under the ratings' version: a new one, new keys
+        # the rating pages are cached under the ratings' version: a new one, new keys;
+        # the home page's block (results.views.home, 30 s) goes after the commit
         RatingsLedger.objects.filter(pk=1).update(computed_at=timezone.now())
+        transaction.on_commit(_forget_home_page)
         audit(
             user,
             "account.delete",
