@@ -161,6 +161,11 @@ def test_referee_console_on_a_phone(live_server: Any, transactional_db: None, br
     assert "tied" in page.get_attribute('#ballot [data-count="1"]', "class")
     assert "tied" in page.get_attribute('#ballot th[data-col="7"]', "class")
     no_sideways_scroll(page)
+    page.set_viewport_size({"width": 360, "height": 780})  # the grid scrolls in its box
+    no_sideways_scroll(page)
+    box = page.locator("#ballot").evaluate("t => [t.parentElement.clientWidth, t.scrollWidth]")
+    assert box[0] < box[1] and box[0] <= 360
+    page.set_viewport_size({"width": 390, "height": 844})
     page.click("#save-ballot")
     saved(page)
     page.wait_for_selector("#tie:not([hidden])")
@@ -251,8 +256,9 @@ def test_referee_console_on_a_phone(live_server: Any, transactional_db: None, br
     night(page, kill=6, check=3)
     page.wait_for_selector("#winner")
     no_sideways_scroll(page)
-    page.set_viewport_size({"width": 360, "height": 780})
-    no_sideways_scroll(page)
+    for width in (360, 1280):
+        page.set_viewport_size({"width": width, "height": 800})
+        no_sideways_scroll(page)
     page.click("#submit")
     page.wait_for_selector("#notice:not([hidden])")
 
