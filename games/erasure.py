@@ -125,6 +125,8 @@ def _rewrite_game(
     many versions changed. ``referee``: (old, new) username in the records' ``meta``. The
     confirmed version must stay valid."""
     game = lock_game(game.pk)
+    if game.players:  # first: a club game's record is judged against this list
+        game.players = rename(game.players)
     changed = 0
     for version in game.versions.select_for_update().order_by("number"):
         record = _referee_renamed(rename(version.record), referee)
@@ -144,8 +146,6 @@ def _rewrite_game(
         version.record, version.violations, version.reason = record, violations, reason
         version.save(update_fields=["record", "violations", "reason"])
         changed += 1
-    if game.players:
-        game.players = rename(game.players)
     sheet = GameSheet.objects.select_for_update().filter(game=game).first()
     if sheet is not None and sheet.steps:
         steps = rename(sheet.steps)

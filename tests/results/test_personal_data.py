@@ -17,6 +17,7 @@ from django.test import Client, TestCase
 from django.urls import reverse
 
 from games.models import Game, GameStatusChange, GameVersion
+from games.past_results import PastResultsError, import_results
 from games.records import check_record
 from league.models import AuditEntry, ClubOrganiser, Player
 from results.account_deletion import delete_account
@@ -270,3 +271,28 @@ def test_the_pages_on_a_phone_and_a_desktop(
         context.close()
     me.refresh_from_db()
     assert me.handle != handle and me.display_name.startswith("Player-") and me.user is None
+
+
+def test_club_games_and_imported_games_take_the_pseudonym_too(ev: Played) -> None:
+    me = ev.players[0]
+    others = [p.handle for p in ev.players[1:8]]
+    text = (
+        "date,event,table,players,roles,winner\n"
+        f'2025-05-01,Old Cup,1,"{",".join([me.handle, *others])}","k,p,c,c,k,p,c,c",good\n'
+    )
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        plan = import_results(ev.organiser, ev.club, "old.csv", text.encode())
+    game = plan.created[0]
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        done = delete_account(me.user, confirm=me.user.username)
+    assert done.erasure is not None and game.pk in done.erasure.games
+    game.refresh_from_db()
+    me.refresh_from_db()
+    assert game.players[0] == me.handle
+    version = game.versions.get(status="confirmed")
+    assert version.record["seats"][0]["player"] == me.handle
+    assert check_record(game, version.record).valid
+    # the same file again is still the same game (the name it gives is now unknown:
+    # a problem, not a second game)
+    with pytest.raises(PastResultsError):
+        import_results(ev.organiser, ev.club, "old.csv", text.encode())
