@@ -33,7 +33,7 @@ from django.urls import reverse
 from games.models import Game
 from games.protests import Filer, file_protest, rule_protest
 from games.services import void_game
-from league.models import League, Player, Season
+from league.models import Event, League, Player, Season
 from results.models import AnalyticsFigure, AnalyticsGame, AnalyticsScope
 from results.services import heal, rebuild_all
 from tests.results.factories import Played, played_event
@@ -276,6 +276,16 @@ def test_a_rejected_protest_reaches_the_referee_figures_by_the_heal(lg: League8)
     check(protests, 0, 1, 0.0, 0.7935)
     row = AnalyticsGame.objects.get(game_id=game.pk)
     assert (row.protests, row.protests_upheld) == (1, 0)
+
+
+def test_an_event_moved_out_of_its_season_is_healed(lg: League8) -> None:
+    key = f"season={lg.season.pk}"
+    assert AnalyticsScope.objects.get(scope=key).games == 3
+    Event.objects.filter(pk=lg.alpha.event.pk).update(season=None)
+    heal()
+    assert not AnalyticsScope.objects.filter(scope__contains=key).exists()
+    assert set(AnalyticsGame.objects.values_list("season_id", flat=True)) == {None}
+    assert AnalyticsScope.objects.get(scope="all").games == 5
 
 
 # --- per player -----------------------------------------------------------------------------
