@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import copy
 import json
+import threading
+import time
 from typing import Any
 
 import pytest
+from django.db import connection, connections
 from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from games import protests as protests_module
 from games.models import Game, GameVersion, Protest
 from games.permissions import Access
 from games.protests import (
@@ -25,6 +29,7 @@ from games.protests import (
 )
 from games.selectors import confirmed_record
 from games.services import confirm_version, void_game
+from league.errors import UserError
 from league.events import personal
 from league.models import AuditEntry, Player, Registration
 from tests.games.conftest import refused
@@ -498,3 +503,45 @@ def test_api_needs_an_account_to_write(ev: Played, game: Game) -> None:
         .status_code
         == 404
     )
+
+
+# --- races (PostgreSQL: row locks) ----------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="row locks need PostgreSQL; SQLite locks the file"
+)
+def test_two_chief_referees_rule_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    ev = played_event(n_players=12)
+    game = ev.play(1, 1, ev.players[:12], seed=7)
+    protest = filed(ev, game)
+    rulers = [ev.organiser, _ruler(ev)]
+    original = protests_module.audit
+
+    def slow_audit(*a: Any, **k: Any) -> None:  # hold the lock while the other waits
+        time.sleep(0.3)
+        original(*a, **k)
+
+    monkeypatch.setattr(protests_module, "audit", slow_audit)
+    barrier = threading.Barrier(2)
+    results: list[Any] = [None, None]
+
+    def run(i: int) -> None:
+        try:
+            barrier.wait(timeout=10)
+            results[i] = rule_protest(rulers[i], protest, decision="rejected", ruling=f"ruling {i}")
+        except Exception as e:
+            results[i] = e
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    losses = [r for r in results if isinstance(r, Exception)]
+    assert len(losses) == 1 and isinstance(losses[0], UserError), results
+    assert losses[0].code == "protest.already_ruled"
+    assert AuditEntry.objects.filter(action="game.protest.rule").count() == 1
