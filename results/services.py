@@ -65,9 +65,10 @@ def process_game(game_id: int, only_if_stale: bool = False) -> GameReport:
         event_id = (
             ScoredGame.objects.filter(game_id=game_id).values_list("event_id", flat=True).first()
         )
-    analytics.update_games([game_id])  # this game's facts, its scopes' figures (issue 21)
     if event_id is None:
-        return GameReport(game_id, None, update_ratings([game_id]))
+        report = GameReport(game_id, None, update_ratings([game_id]))
+        analytics.update_games([game_id])  # this game's facts, its scopes' figures (#21)
+        return report
     event = recompute_event(event_id, only_if_stale=only_if_stale)
     ids = {game_id}
     ids.update(
@@ -76,7 +77,11 @@ def process_game(game_id: int, only_if_stale: bool = False) -> GameReport:
         ).values_list("pk", flat=True)
     )
     ids.update(ScoredGame.objects.filter(event_id=event_id).values_list("game_id", flat=True))
-    return GameReport(game_id, event, update_ratings(ids))
+    report = GameReport(game_id, event, update_ratings(ids))
+    # Last, so the standings and ratings never wait for it: this game's analytics facts
+    # and the figures of its scopes (issue 21).
+    analytics.update_games([game_id])
+    return report
 
 
 def heal_stale_events(older_than: float = 60.0, limit: int = 20) -> list[int]:
@@ -153,8 +158,9 @@ def heal() -> HealReport:
     )
     for event_id in sorted(events):
         recompute_event(event_id)
+    report = HealReport(sorted(events), update_ratings(changed))
     analytics.heal()  # games whose analytics facts a lost task left behind (issue 21)
-    return HealReport(sorted(events), update_ratings(changed))
+    return report
 
 
 @dataclass
