@@ -110,8 +110,11 @@ def _file(
                 return redirect(done)
         elif request.POST.get("edit") != "1":
             confirming = True
+    access = access_for(request)
+    mine = [p for p in protests.visible_protests(access, game, filer) if filer.owns(p)]
     context = {
         "game": game,
+        "mine": mine,
         "form": form,
         "action": action,
         "done": done,

@@ -359,6 +359,11 @@ def test_filing_from_the_personal_page_asks_for_confirmation(ev: Played, game: G
     assert done.status_code == 302 and done["Location"] == reverse("personal-page", args=[token])
     protest = Protest.objects.get()
     assert protest.player == ev.players[0] and protest.text == "The kill was never shown"
+    # the filer finds it, still open, on the form; another player's link does not
+    again = client.get(url).content.decode()
+    assert 'id="my-protests"' in again and "The kill was never shown" in again
+    other = reverse("games:protest-file-personal", args=[token_of(ev, ev.players[1]), game.pk])
+    assert "The kill was never shown" not in client.get(other).content.decode()
 
 
 def test_the_file_form_keeps_what_was_typed_on_a_refusal(ev: Played, game: Game) -> None:
