@@ -390,3 +390,32 @@ def test_event_timers_are_set_through_the_api_within_bounds(world: World) -> Non
     game = Game.objects.get(pk=world.game.pk)
     state = sheet.sheet_state(world.user("referee"), game)
     assert state["timer"]["seconds"] == {"speech": 90, "tie_speech": 40, "last_words": 20}
+
+
+def test_the_sheet_api_gives_the_console_and_stamps_the_phase(world: World) -> None:
+    api = APIClient()
+    api.force_authenticate(world.user("referee"))
+    base = f"/api/v1/games/{world.game.pk}/sheet/"
+    state = api.get(base).json()
+    assert state["timer"]["speakers"] == [] and state["names"]["1"]
+    for step in (_deal12(), {"type": "night", "kill": 7, "check": 1}):
+        r = api.post(base + "steps/", {"step": step, "revision": state["revision"]}, format="json")
+        assert r.status_code == 200, r.json()
+        state = r.json()
+    warning = {"type": "award", "seat": 3, "kind": "warning", "phase": "night 1", "x": 1}
+    r = api.post(base + "steps/", {"step": warning, "revision": state["revision"]}, format="json")
+    assert r.status_code == 200, r.json()
+    assert r.json()["awards"][0]["phase"] == "day 1"
+    assert GameSheet.objects.get(game=world.game).steps[-1] == {
+        "type": "award",
+        "seat": 3,
+        "kind": "warning",
+        "id": "",
+        "phase": "day 1",
+    }
+    too_long = {**warning, "reason": "x" * 201}
+    r = api.post(
+        base + "steps/", {"step": too_long, "revision": r.json()["revision"]}, format="json"
+    )
+    assert r.status_code == 400 and r.json()["code"] == "sheet.invalid"
+    assert "200" in r.json()["detail"]
