@@ -102,8 +102,11 @@ def _csv_rows(data: bytes) -> Iterable[list[str]]:
         raise _file_problem("csv.not_utf8") from None
     if "\x00" in text:
         raise _file_problem("results.not_text")
+    # a spreadsheet saved in a language whose decimal mark is a comma writes ";" (or a tab)
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    delimiter = max((",", ";", "\t"), key=first.count) if first else ","
     try:
-        return list(csv.reader(io.StringIO(text, newline="")))
+        return list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
     except csv.Error:
         raise _file_problem("results.not_text") from None
 

@@ -432,3 +432,12 @@ def test_a_registered_batch_announcer_hears_the_whole_file_once(org: Any) -> Non
         register_batch_announcer(None)
     assert calls == [[g.pk for g in plan.created]]
     assert PlayerRating.objects.get(player__handle="p1").games == 5
+
+
+def test_a_csv_with_semicolons_or_tabs(org: Any) -> None:
+    line = '2026-01-05;Cup;1;classic;"p1,p2,p3,p4,p5,p6,p7,wang-fang";"k,p,c,c,k,p,c,c";good;\n'
+    plan = plan_import(org.user, org.club, "f.csv", (HEADER.replace(",", ";") + line).encode())
+    assert plan.problems == [] and len(plan.games) == 1
+    tabbed = HEADER.replace(",", "\t") + line.replace(";", "\t")
+    plan = plan_import(org.user, org.club, "f.csv", tabbed.encode("utf-8-sig"))
+    assert plan.problems == [] and len(plan.games) == 1
