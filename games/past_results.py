@@ -40,6 +40,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -74,6 +75,8 @@ __all__ = ["TEMPLATE_HEADER", "ImportPlan", "PastResultsError", "import_results"
 
 S = Game.Status
 V = GameVersion.Status
+#: Control characters have no place in a cell (a line break inside a list cell does).
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 @dataclass
@@ -171,9 +174,15 @@ def _row(
         i = cols.get(name)
         return cells[i].strip() if i is not None and i < len(cells) else ""
 
+    named = {i: n for n, i in cols.items() if isinstance(i, int)}
+    named.update({i: f"seat{n}" for n, i in cols["seat"].items()})
+    named.update({i: f"role{n}" for n, i in cols["role"].items()})
     for i, value in enumerate(cells):
+        column = named.get(i, str(i + 1))
         if len(value) > 1000:
-            problems.append(_problem(line, str(i + 1), "results.too_long", limit=1000))
+            problems.append(_problem(line, column, "results.too_long", limit=1000))
+        elif _CONTROL.search(value):
+            problems.append(_problem(line, column, "results.control_character"))
     played_on = date_cell(get("date"))
     if played_on is None:
         problems.append(_problem(line, "date", "results.date_invalid", value=get("date")[:30]))

@@ -189,6 +189,7 @@ PROBLEMS: dict[str, Promise] = {
         "seat1, seat2… and role1, role2…)"
     ),
     "results.too_long": _("longer than %(limit)s characters"),
+    "results.control_character": _("holds a control character"),
     "results.date_invalid": _("“%(value)s” is not a date; write it as 2026-11-29"),
     "results.date_future": _("%(value)s is in the future"),
     "results.table_required": _(
