@@ -14,6 +14,7 @@ from datetime import datetime
 
 from django.urls import reverse
 
+from engine.rulesets import RulesetError, get_ruleset
 from games import selectors
 from games.models import Game
 from games.paper import phase_count
@@ -51,6 +52,8 @@ class Protocol:
     game_id: int | None = None
     seating_final: bool = True
     phases: list[int] = field(default_factory=list)
+    #: The cards to deal at this table (killers, police, civilians), when the ruleset seats it.
+    deal: tuple[int, int, int] | None = None
 
     @property
     def ballots(self) -> list[tuple[int, int]]:
@@ -60,6 +63,13 @@ class Protocol:
     @property
     def warning_boxes(self) -> range:
         return range(WARNING_BOXES)
+
+
+def _deal(spec: object, seats: int) -> tuple[int, int, int] | None:
+    try:
+        return get_ruleset(spec).role_counts(seats)
+    except RulesetError:
+        return None
 
 
 def _ruleset_name(spec: object) -> str:
@@ -99,6 +109,7 @@ def _table_protocol(table: Table, round_: Round, game: Game | None) -> Protocol:
         game_id=game.pk if game is not None else None,
         seating_final=round_.status == Round.Status.RELEASED,
         phases=list(range(1, phase_count(len(seats)) + 1)),
+        deal=_deal(spec, len(seats)),
     )
 
 
@@ -127,6 +138,7 @@ def game_protocol(game: Game, access: Access) -> Protocol:
         target=reverse("games:sheet", args=[game.pk]),
         game_id=game.pk,
         phases=list(range(1, phase_count(len(seats)) + 1)),
+        deal=_deal(game.ruleset_spec(), len(seats)),
     )
 
 

@@ -89,8 +89,11 @@ def test_the_protocol_shows_no_role_even_after_the_record_is_in(world: World) ->
     assert before == after
     org = client(world, "organiser")
     rounds_html = org.get(round_path(world)).content.decode()
-    for word in ("role-killer", '"killer"', "police officer", "civilian"):
-        assert word not in after and word not in rounds_html
+    grids = re.findall(r'<table class="protocol-seats">.*?</table>', after + rounds_html, re.S)
+    assert len(grids) == 3
+    for grid in grids:  # the seat rows hold empty K P C boxes, never a card
+        for word in ("role-", "killer", "police", "civilian"):
+            assert word not in grid
 
 
 def test_the_qr_code_opens_the_tables_entry(world: World) -> None:
@@ -155,3 +158,8 @@ def test_a_draft_round_says_its_seating_may_change(world: World) -> None:
 def test_a_voided_game_has_no_protocol(world: World) -> None:
     services.void_game(world.user("organiser"), world.game, "played at the wrong table")
     assert client(world, "organiser").get(game_path(world)).status_code == 404
+
+
+def test_the_protocol_says_which_cards_to_deal(world: World) -> None:
+    html = client(world, "referee").get(game_path(world)).content.decode()
+    assert "Cards to deal: 3 killers, 3 police officers, 6 civilians." in html
