@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,6 +15,7 @@ from engine.scoring import score_game, summarize
 from games import services, sheet
 from games.models import Game, GameSheet, GameVersion
 from games.replay import StepError, record_to_steps
+from league.events.forms import EventForm
 from tests.games.conftest import World, make_world, refused
 
 pytestmark = pytest.mark.django_db
@@ -419,3 +421,30 @@ def test_the_sheet_api_gives_the_console_and_stamps_the_phase(world: World) -> N
     )
     assert r.status_code == 400 and r.json()["code"] == "sheet.invalid"
     assert "200" in r.json()["detail"]
+
+
+def test_the_event_form_sets_the_timers(world: World, client: Any) -> None:
+    client.force_login(world.user("organiser"))
+    url = f"/manage/events/{world.event.pk}/edit/"
+    page = client.get(url).content.decode()
+    assert 'name="speech_seconds"' in page and 'value="60"' in page
+    form = EventForm.initial_for(world.event)
+    data = {
+        k: v
+        for k, v in form.items()
+        if v is not None and k not in ("referees", "first_round_at", "season")
+    }
+    data["referees"] = [r.pk for r in form["referees"]]
+    data["allow_extra_meeting"] = "on" if data.pop("allow_extra_meeting") else ""
+    data["round_minutes"] = 90
+    bad = client.post(url, {**data, "speech_seconds": 700, "tie_speech_seconds": 2})
+    assert bad.status_code == 200
+    assert b'id="id_speech_seconds_error"' in bad.content
+    assert b'id="id_tie_speech_seconds_error"' in bad.content
+    world.event.refresh_from_db()
+    assert world.event.speech_seconds == 60
+    ok = client.post(url, {**data, "speech_seconds": 75, "last_words_seconds": 15})
+    assert ok.status_code == 302, ok.content.decode()
+    world.event.refresh_from_db()
+    timers = world.event.speech_seconds, world.event.tie_speech_seconds
+    assert (*timers, world.event.last_words_seconds) == (75, 30, 15)
