@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from django.urls import reverse
 
@@ -65,7 +66,7 @@ class Protocol:
         return range(WARNING_BOXES)
 
 
-def _deal(spec: object, seats: int) -> tuple[int, int, int] | None:
+def _deal(spec: Any, seats: int) -> tuple[int, int, int] | None:
     try:
         return get_ruleset(spec).role_counts(seats)
     except RulesetError:
