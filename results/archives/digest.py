@@ -77,16 +77,17 @@ def results_digest() -> dict[str, Any]:
              r.circuit_rank, r.circuit_tied, r.circuit_ranked, results]
         )  # fmt: skip
     ratings = {}
-    for values in PlayerRating.objects.values_list(*RATING_COLUMNS, "last_game_id", "last_played"):
+    last_game = RATING_COLUMNS.index("last_game_id") - 1  # its place after player_id
+    for values in PlayerRating.objects.values_list(*RATING_COLUMNS):
         player, *rest = values
-        rest[-2] = games.get(rest[-2], rest[-2])
+        rest[last_game] = games.get(rest[last_game], rest[last_game])
         ratings[handles[player]] = rest
     points = [
         [games.get(p.game_id, p.game_id), handles.get(p.player_id), p.played_on, p.seat, p.role,
          p.outcome, p.rating, p.uncertainty]
         for p in RatingPoint.objects.order_by("played_on", "game_id", "seat")
     ]  # fmt: skip
-    return _exact(
+    exact: dict[str, Any] = _exact(
         {
             "standings": standings,
             "stages": stages,
@@ -95,6 +96,7 @@ def results_digest() -> dict[str, Any]:
             "rating_points": points,
         }
     )
+    return exact
 
 
 def digest_hash(digest: dict[str, Any]) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
@@ -69,6 +69,8 @@ def _time(value: Any) -> dt.datetime | None:
     return parse_datetime(value) if isinstance(value, str) else None
 
 
+M = TypeVar("M", bound=Model)
+
 DATES = {"starts_on", "ends_on", "joined", "left", "played_on"}
 TIMES = {
     "registration_opens", "registration_closes", "created_at", "cut_confirmed_at",
@@ -98,7 +100,7 @@ def _keep_times(model: type[Model], objs: list[Any], names: list[str]) -> None:
         model.objects.bulk_update(objs, names, batch_size=500)  # type: ignore[attr-defined]
 
 
-def _clean(obj: Model) -> Model:
+def _clean(obj: M) -> M:
     """Field checks (lengths, choices) for a row about to be saved."""
     obj.clean_fields(exclude=[f.name for f in obj._meta.fields if f.is_relation])
     return obj
@@ -188,8 +190,7 @@ class Loader:
             raise KeyError("club.json")
         club = Club.objects.filter(slug=row["slug"]).first()
         if club is None:
-            club = _clean(Club(**_take(row, CLUB_FIELDS)))  # type: ignore[assignment]
-            assert isinstance(club, Club)
+            club = _clean(Club(**_take(row, CLUB_FIELDS)))
             club.save()
             for key in row.get("organisers") or []:
                 ClubOrganiser.objects.get_or_create(club=club, user=self.users[str(key)])
@@ -200,7 +201,9 @@ class Loader:
         for row in rows(self.archive, "leagues.json"):
             if row["slug"] in self.reused_leagues:
                 league = League.objects.get(slug=row["slug"])
-                have = {(s.name, s.starts_on): s for s in league.seasons.all()}
+                have: dict[tuple[str, Any], Season] = {
+                    (s.name, s.starts_on): s for s in league.seasons.all()
+                }
                 for s in row.get("seasons") or []:
                     self.seasons[int(s["key"])] = have[(s["name"], _date(s["starts_on"]))]
                 continue
@@ -222,7 +225,7 @@ class Loader:
                     )
                 )
                 season.save()
-                self.seasons[int(s["key"])] = season  # type: ignore[assignment]
+                self.seasons[int(s["key"])] = season
 
     def load_events(self) -> None:
         for row in self.memberships:
@@ -323,8 +326,10 @@ class Loader:
         return sorted(found, key=lambda pair: pair[0])
 
     def load_games(self) -> None:
-        names = ("ruleset", "players", "title", "played_on", "status", "import_key", "revision")
-        names += ("voided_round", "voided_table", "void_reason", "voided_at")
+        names = (
+            "ruleset", "players", "title", "played_on", "status", "import_key", "revision",
+            "voided_round", "voided_table", "void_reason", "voided_at",
+        )  # fmt: skip
         for key, row in self.game_rows():
             table = None
             if row.get("table") is not None:
@@ -348,8 +353,10 @@ class Loader:
 
     def load_versions(self, key: int, game: Game, row: dict[str, Any]) -> None:
         versions = {}
-        names = ("number", "source", "reason", "status", "valid", "completeness")
-        names += ("violations", "winner", "ended", "confirmed_at")
+        names = (
+            "number", "source", "reason", "status", "valid", "completeness", "violations",
+            "winner", "ended", "confirmed_at",
+        )  # fmt: skip
         for meta in row.get("versions") or []:
             record = self.archive.get(f"games/{key}/v{int(meta['number'])}.json")
             version = GameVersion(
@@ -423,7 +430,7 @@ class Loader:
     def load_audit(self) -> None:
         entries = []
         for row in rows(self.archive, "audit.json"):
-            data = row.get("data") if isinstance(row.get("data"), dict) else {}
+            data: dict[str, Any] = row["data"] if isinstance(row.get("data"), dict) else {}
             entries.append(
                 AuditEntry(
                     actor=self.user(row.get("actor")),
