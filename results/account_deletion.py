@@ -17,6 +17,9 @@ points and order; only the name changes.
   lots placed next to the player keeps its side (up to :data:`DRAWS` draws; after that
   the closest is taken and the audit entry names the events where the lots moved).
   Lines tied on a whole ladder without lots keep their shared rank.
+- **The standings** of the player's events are computed again in the same transaction
+  and compared with what they were: the audit entry lists any event whose order or
+  points moved (``order_changed``: empty unless the lots above could not be kept).
 - **Audited**: ``account.delete`` (by the user, on the account) with the pseudonym, the
   counts of games, versions and audit entries rewritten — never the old name.
 """
@@ -45,6 +48,7 @@ from league.errors import UserError
 from league.models import Club, ClubOrganiser, Player, PlayerClaim
 from league.outages import cache
 from results.models import EventResults, EventStanding, RatingsLedger, StageStanding
+from results.pipeline.standings import recompute_event
 
 #: How many pseudonyms are drawn at most to keep every lot-decided neighbour in place.
 DRAWS = 4000
@@ -134,18 +138,42 @@ def choose_pseudonym(player: Player) -> tuple[str, str, list[int]]:
     lots = lot_constraints(player)
     best: tuple[str, list[int]] | None = None
     for _draw in range(DRAWS):
-        code = secrets.token_hex(3)
-        handle = f"player-{code}"
+        handle = f"player-{secrets.token_hex(3)}"
+        missed = _misses(handle, lots)
+        if best is not None and len(missed) >= len(best[1]):
+            continue
         if Player.objects.filter(handle=handle).exists():
             continue
-        missed = _misses(handle, lots)
-        if best is None or len(missed) < len(best[1]):
-            best = (handle, missed)
+        best = (handle, missed)
         if not missed:
             break
     assert best is not None
     handle, missed = best
     return handle, "Player-" + handle.removeprefix("player-"), sorted(set(missed))
+
+
+def _events_of(player: Player | None) -> list[int]:
+    """The events in whose standings ``player`` has a line."""
+    if player is None:
+        return []
+    ids = set(EventStanding.objects.filter(player=player).values_list("event_id", flat=True))
+    ids |= set(StageStanding.objects.filter(player=player).values_list("event_id", flat=True))
+    return sorted(ids)
+
+
+def _order(event_id: int) -> list[tuple[Any, ...]]:
+    """An event's standings (and its stages') as (player, rank, points), in order."""
+    lines: list[tuple[Any, ...]] = list(
+        EventStanding.objects.filter(event_id=event_id)
+        .order_by("position")
+        .values_list("player_id", "rank", "points")
+    )
+    lines += list(
+        StageStanding.objects.filter(event_id=event_id)
+        .order_by("stage", "position")
+        .values_list("stage", "player_id", "rank", "points")
+    )
+    return lines
 
 
 def _only_organiser_of(user: User) -> list[str]:
@@ -228,9 +256,16 @@ def delete_account(actor: User, *, confirm: str) -> Deletion:
             handle = f"account-{secrets.token_hex(3)}"
             name = handle
         username = _free_username(f"deleted-{handle}", user)
+        events = _events_of(player)
+        before = {e: _order(e) for e in events}
         erasure = erase_names(
             user, user, player, handle=handle, display_name=name, username=username
         )
+        # the standings under the new name now, in this transaction (the tasks that the
+        # erasure enqueued find them fresh): same points, same order, or it is said
+        for event_id in events:
+            recompute_event(event_id)
+        changed = sorted(e for e in events if _order(e) != before[e])
         _empty_account(user, username)
         # the rating pages are cached under the ratings' version: a new one, new keys;
         # the home page's block (results.views.home, 30 s) goes after the commit
@@ -246,5 +281,6 @@ def delete_account(actor: User, *, confirm: str) -> Deletion:
             versions=erasure.versions,
             audit_entries=erasure.audit_entries,
             lots_moved=moved,
+            order_changed=changed,
         )
     return Deletion(user.username, erasure if player is not None else None, moved)

@@ -195,6 +195,7 @@ def test_deletion_pseudonymises_everywhere_and_keeps_the_standings(ev: Played) -
     entry = AuditEntry.objects.get(action="account.delete")
     assert entry.actor_id == user.pk and entry.data["pseudonym"] == me.handle
     assert entry.data["games"] == 3
+    assert entry.data["order_changed"] == [] and entry.data["lots_moved"] == []
     logged = AuditEntry.objects.annotate(t=Cast("data", TextField()))
     for old in (old_handle, username, old_email):
         assert not logged.filter(t__contains=old).exists()
