@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -103,27 +103,37 @@ class Proportion:
 
 @dataclass(frozen=True, slots=True)
 class Mean:
-    """The mean of ``n`` values and its 95 % t interval (None: n < 2, or no values)."""
+    """The mean of ``n`` values and its 95 % t interval (None: n < 2, or no values);
+    ``total`` and ``squares`` are the sums of the values and of their squares, so means
+    can be kept up to date game by game (:func:`mean_from_sums`)."""
 
     n: int
     mean: float | None
     low: float | None
     high: float | None
+    total: float = 0.0
+    squares: float = 0.0
+
+
+def mean_from_sums(n: int, total: float, squares: float, floor: float | None = None) -> Mean:
+    """The mean of ``n`` values given their sum and the sum of their squares, with its 95 %
+    Student t interval; its lower end no lower than ``floor`` (counts: 0), where no
+    value can be."""
+    if n <= 0:
+        return Mean(0, None, None, None, 0.0, 0.0)
+    mean = total / n
+    if n < 2:
+        return Mean(n, mean, None, None, total, squares)
+    var = max(0.0, (squares - total * total / n) / (n - 1))
+    half = t_quantile(n - 1) * math.sqrt(var / n)
+    low = mean - half if floor is None else max(floor, mean - half)
+    return Mean(n, mean, min(low, mean), mean + half, total, squares)
 
 
 def mean_interval(values: Sequence[float], floor: float | None = None) -> Mean:
     """The mean of ``values`` with its 95 % Student t interval; its lower end no lower
     than ``floor`` (counts: 0), where no value can be."""
-    n = len(values)
-    if n == 0:
-        return Mean(0, None, None, None)
-    mean = math.fsum(values) / n
-    if n < 2:
-        return Mean(n, mean, None, None)
-    var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
-    half = t_quantile(n - 1) * math.sqrt(var / n)
-    low = mean - half if floor is None else max(floor, mean - half)
-    return Mean(n, mean, low, mean + half)
+    return mean_from_sums(len(values), math.fsum(values), math.fsum(v * v for v in values), floor)
 
 
 # --- one game ----------------------------------------------------------------------------
@@ -274,9 +284,9 @@ class RefereeFigures:
     protests_upheld: Proportion
 
 
-def side_rates(games: Iterable[GameFacts]) -> list[SideRate]:
-    """Each side's win rate (and the draw rate where the ruleset can draw), per ruleset
-    and table size, in ruleset then size order."""
+def side_rates(games: Iterable[GameFacts], every_side: bool = False) -> list[SideRate]:
+    """Each side's win rate (and the draw rate where the ruleset can draw, or with
+    ``every_side`` always), per ruleset and table size, in ruleset then size order."""
     tally: dict[tuple[str, int], Counter[str]] = defaultdict(Counter)
     for g in games:
         tally[(g.ruleset, g.size)][g.winner] += 1
@@ -284,7 +294,7 @@ def side_rates(games: Iterable[GameFacts]) -> list[SideRate]:
     for (ruleset, size), counts in sorted(tally.items()):
         n = sum(counts.values())
         for side in WINNERS:
-            if side == "draw" and not counts[side] and not can_draw(ruleset):
+            if side == "draw" and not every_side and not counts[side] and not can_draw(ruleset):
                 continue
             out.append(SideRate(ruleset, size, side, Proportion(counts[side], n)))
     return out
@@ -391,13 +401,100 @@ class Figures:
     referees: tuple[RefereeFigures, ...]
 
 
-def figures(games: Sequence[GameFacts]) -> Figures:
+def figures(games: Sequence[GameFacts], every_side: bool = False) -> Figures:
     """The figures of ``games`` (the per-player ones: :func:`role_rates`,
-    :func:`head_to_head`)."""
+    :func:`head_to_head`); ``every_side`` keeps the draw rates that are not shown."""
     return Figures(
         len(games),
-        tuple(side_rates(games)),
+        tuple(side_rates(games, every_side)),
         tuple(seat_rates(games)),
         tuple(victim_shares(games)),
         tuple(referee_figures(games)),
     )
+
+
+# --- one game's share: figures kept up to date game by game -------------------------------
+
+#: The per-referee means and the kind of figure each contribution feeds.
+MEANS = ("rounds", "bonuses", "penalties")
+
+
+@dataclass(frozen=True, slots=True)
+class Contribution:
+    """What one game adds to one figure: ``n`` (and ``successes``, for a proportion) or,
+    for a mean (``successes`` None), ``n`` values summing to ``total`` with squares
+    summing to ``squares``. Keys and params name the figure as :func:`figures` does:
+    ``side`` ``ruleset/size/side``, ``seat`` ``seat``, ``victim`` ``size/seat``,
+    ``referee`` ``referee/measure``. Adding every game's contributions gives the totals
+    behind :func:`figures` (a game taken out subtracts its own)."""
+
+    kind: str
+    key: str
+    params: tuple[tuple[str, str | int], ...]
+    n: int
+    successes: int | None
+    total: float = 0.0
+    squares: float = 0.0
+
+
+def contributions(g: GameFacts) -> list[Contribution]:
+    """Everything game ``g`` adds to the figures of the scopes it counts in."""
+    out = [
+        Contribution(
+            "side",
+            f"{g.ruleset}/{g.size}/{side}",
+            (("ruleset", g.ruleset), ("size", g.size), ("side", side)),
+            1,
+            int(g.winner == side),
+        )
+        for side in WINNERS
+    ]
+    out += [
+        Contribution("seat", str(s.seat), (("seat", s.seat),), 1, int(g.won(s))) for s in g.seats
+    ]
+    if g.night1_victim is not None:
+        out += [
+            Contribution(
+                "victim",
+                f"{g.size}/{seat}",
+                (("size", g.size), ("seat", seat)),
+                1,
+                int(seat == g.night1_victim),
+            )
+            for seat in range(1, g.size + 1)
+        ]
+    if g.referee is not None:
+        ref = g.referee
+        values = {"rounds": g.rounds, "bonuses": g.bonuses, "penalties": g.penalties}
+        for measure in MEANS:
+            v = values[measure]
+            if v is not None:
+                out.append(
+                    Contribution(
+                        "referee",
+                        f"{ref}/{measure}",
+                        (("measure", measure),),
+                        1,
+                        None,
+                        float(v),
+                        float(v * v),
+                    )
+                )
+        out.append(
+            Contribution(
+                "referee",
+                f"{ref}/protests",
+                (("measure", "protests"),),
+                g.protests,
+                g.protests_upheld,
+            )
+        )
+    return out
+
+
+def shown(kind: str, params: Mapping[str, object], successes: int | None) -> bool:
+    """Whether a figure kept from contributions is shown: a draw rate only where the
+    ruleset can end drawn or a game did (as :func:`side_rates` lists them)."""
+    if kind != "side" or params.get("side") != "draw" or successes:
+        return True
+    return can_draw(str(params.get("ruleset", "")))

@@ -28,12 +28,13 @@ from engine.analytics import (
     SeatFact,
     Winner,
     head_to_head,
+    shown,
 )
 from engine.rulesets import RULESETS
 from league.errors import UserError
 from league.models import Club, Player, Season
 from results.models import AnalyticsFigure, AnalyticsScope, AnalyticsSeat
-from results.pipeline.analytics import Scope
+from results.pipeline.analytics_figures import Scope
 
 ROLES: tuple[Role, ...] = ("killer", "police", "civilian")
 ROLE_LABELS = {"killer": _("killer"), "police": _("police"), "civilian": _("civilian")}
@@ -223,15 +224,15 @@ def scope_figures(f: AnalyticsFilter) -> ScopeFigures:
     for row in rows:
         p = row.params
         if row.kind == "side":
-            sides[(p["ruleset"], p["size"])].append(_figure(row, str(SIDE_LABELS[p["side"]])))
+            if shown("side", p, row.successes):  # a draw rate only where draws can happen
+                label = str(SIDE_LABELS[p["side"]])
+                sides[(p["ruleset"], p["size"])].append(_figure(row, label))
         elif row.kind == "seat":
             seats.append(_figure(row, str(_("seat %(n)s") % {"n": p["seat"]})))
         elif row.kind == "victim":
             victims[p["size"]].append(_figure(row, str(_("seat %(n)s") % {"n": p["seat"]})))
         elif row.kind == "referee" and row.referee_id is not None:
-            mine = refs.setdefault(
-                row.referee_id, {"name": str(row.referee), "games": p.get("games", 0)}
-            )
+            mine = refs.setdefault(row.referee_id, {"name": str(row.referee)})
             mine[p["measure"]] = _figure(row, str(MEASURE_LABELS[p["measure"]]))
     return ScopeFigures(
         games=scope.games,
@@ -239,7 +240,7 @@ def scope_figures(f: AnalyticsFilter) -> ScopeFigures:
         sides=[
             Group(
                 str(_("%(ruleset)s, %(size)s players") % {"ruleset": ruleset, "size": size}),
-                figs,
+                sorted(figs, key=lambda s: WINNERS.index(s.params["side"])),
                 {"ruleset": ruleset, "size": size},
             )
             for (ruleset, size), figs in sorted(sides.items())
@@ -254,21 +255,25 @@ def scope_figures(f: AnalyticsFilter) -> ScopeFigures:
             for size, figs in sorted(victims.items())
         ],
         referees=sorted(
-            (
-                RefereeRow(
-                    ref,
-                    d["name"],
-                    d["games"],
-                    d["rounds"],
-                    d["bonuses"],
-                    d["penalties"],
-                    d["protests"],
-                )
-                for ref, d in refs.items()
-                if {"rounds", "bonuses", "penalties", "protests"} <= set(d)
-            ),
+            (_referee_row(ref, d) for ref, d in refs.items()),
             key=lambda r: (-r.games, r.name),
         ),
+    )
+
+
+def _referee_row(ref: int, d: dict[str, Any]) -> RefereeRow:
+    """A referee's figures; one with n = 0 (no game with a full record, no ruled protest)
+    is not stored and shows as such."""
+
+    def get(measure: str) -> Figure:
+        label = str(MEASURE_LABELS[measure])
+        empty = Figure(label, 0, None, None, None, 0 if measure == "protests" else None)
+        found: Figure = d.get(measure, empty)
+        return found
+
+    bonuses = get("bonuses")  # every game has its count of bonuses: n is the games
+    return RefereeRow(
+        ref, d["name"], bonuses.n, get("rounds"), bonuses, get("penalties"), get("protests")
     )
 
 

@@ -386,9 +386,10 @@ class AnalyticsScope(models.Model):
 
 
 class AnalyticsFigure(models.Model):
-    """One figure of a scope: a proportion (``successes`` of ``n``) or a mean (``value``
-    over ``n`` games), its estimate and 95 % interval (``low``, ``high``; None when there
-    is none: n = 0, or a mean of fewer than 2). ``params`` name what it is about
+    """One figure of a scope: a proportion (``successes`` of ``n``) or a mean (of ``n``
+    values summing to ``total``), its estimate (``value``) and 95 % interval (``low``,
+    ``high``; None for a mean of fewer than 2 values; rows with n = 0 are not kept).
+    ``params`` name what it is about
     (``ruleset``, ``size``, ``side``, ``seat``, ``measure``); ``referee`` for the
     per-referee figures."""
 
@@ -407,6 +408,9 @@ class AnalyticsFigure(models.Model):
     )
     n = models.PositiveIntegerField()
     successes = models.PositiveIntegerField(null=True, blank=True)
+    #: A mean's running sums: of the values and of their squares (kept game by game).
+    total = models.FloatField(default=0.0)
+    squares = models.FloatField(default=0.0)
     value = models.FloatField(null=True, blank=True)
     low = models.FloatField(null=True, blank=True)
     high = models.FloatField(null=True, blank=True)

@@ -1,103 +1,50 @@
 """The analytics (issue 21): per-game facts, and the figures of every filter scope.
 
-Two steps, both run by the pipeline, never by a page:
+Both run in the pipeline, never for a page:
 
 1. **Facts** — :func:`update_games` reads the confirmed record of each changed game
    (released games only: :func:`~results.pipeline.rated.released_versions`), turns it into
    ``engine.analytics.GameFacts`` and stores one :class:`AnalyticsGame` row (and one
    :class:`AnalyticsSeat` row per known player); a game no longer released loses its rows.
-2. **Figures** — for each scope the game belongs to (``all``, its club, its season, its
-   ruleset and every combination of them: at most 8), :func:`recompute_scope` reads the
-   scope's fact rows (plain columns, no record is parsed), calls ``engine.analytics`` and
-   writes the scope's :class:`AnalyticsFigure` rows (proportions and means with their
-   95 % intervals), under a lock of the scope's row.
+2. **Figures** — in the same transaction, the game's old facts are taken out of and its
+   new ones put into every scope they count in (``all``, the club, the season, the
+   ruleset and each combination: at most 8), touching only the figures the game feeds
+   (:mod:`results.pipeline.analytics_figures`): a processed game costs the same whatever
+   the number of games. :func:`rebuild` computes every scope from all its games at once.
 
-A page then reads one scope's stored figures with one query, whatever the number of
-games. The per-player figures (a player's role win rates, two players' head-to-head) are
-counted from the player's :class:`AnalyticsSeat` rows instead (one indexed query each,
-:mod:`results.analytics`): storing them per scope would mean a row per player, role and
-scope and one per pair of players (66 pairs a game of 12), most never read.
-
-At the end of a round a hundred games are processed at once; a scope whose figures were
-computed after this game's facts were written (``computed_at``) is not computed again.
+A page then reads one scope's stored figures with one query. The per-player figures (a
+player's role win rates, two players' head-to-head) are counted from the player's
+:class:`AnalyticsSeat` rows instead (one indexed query each, :mod:`results.analytics`):
+storing them per scope would mean a row per player, role and scope and one per pair of
+players (66 pairs a game of 12), most never read.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
-from itertools import combinations
-from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
-from django.utils import timezone
+from django.db.models import Count, Exists, F, OuterRef, Q
 
-from engine.analytics import (
-    WINNERS,
-    Figures,
-    GameFacts,
-    Proportion,
-    SeatFact,
-    Winner,
-    facts_from_record,
-    figures,
-)
+from engine.analytics import facts_from_record
 from engine.errors import EngineError
 from engine.record import parse_record
 from games.models import Protest
 from league.models import Player
-from results.models import AnalyticsFigure, AnalyticsGame, AnalyticsScope, AnalyticsSeat
+from results.models import AnalyticsGame, AnalyticsScope, AnalyticsSeat
+from results.pipeline.analytics_figures import (
+    Scope,
+    apply_games,
+    lock_scope,
+    recompute_scope,
+    scopes_of,
+)
 from results.pipeline.rated import released_versions
 
 ROLE_LETTERS = {"killer": "k", "police": "p", "civilian": "c"}
-WINNER: dict[str, Winner] = {w: w for w in WINNERS}
 #: Games whose records are read at once in a rebuild.
 CHUNK = 2000
-
-
-@dataclass(frozen=True)
-class Scope:
-    """A filter combination: nothing (``all``), a club, a season, a ruleset, or several."""
-
-    club_id: int | None = None
-    season_id: int | None = None
-    ruleset: str = ""
-
-    @property
-    def key(self) -> str:
-        parts = []
-        if self.club_id is not None:
-            parts.append(f"club={self.club_id}")
-        if self.season_id is not None:
-            parts.append(f"season={self.season_id}")
-        if self.ruleset:
-            parts.append(f"ruleset={self.ruleset}")
-        return "&".join(parts) or "all"
-
-    def games(self) -> QuerySet[AnalyticsGame]:
-        qs = AnalyticsGame.objects.all()
-        if self.club_id is not None:
-            qs = qs.filter(club_id=self.club_id)
-        if self.season_id is not None:
-            qs = qs.filter(season_id=self.season_id)
-        if self.ruleset:
-            qs = qs.filter(ruleset=self.ruleset)
-        return qs
-
-
-def scopes_of(club_id: int, season_id: int | None, ruleset: str) -> set[Scope]:
-    """Every scope a game of this club, season and ruleset counts in."""
-    given: list[tuple[str, Any]] = [("club_id", club_id), ("ruleset", ruleset)]
-    if season_id is not None:
-        given.append(("season_id", season_id))
-    return {
-        Scope(**dict(chosen))
-        for size in range(len(given) + 1)
-        for chosen in combinations(given, size)
-    }
 
 
 # --- facts ------------------------------------------------------------------------------------
@@ -215,35 +162,22 @@ def _fact_rows(game_ids: list[int] | None) -> list[FactRows]:
     return out
 
 
-def _scope_of_row(game: AnalyticsGame) -> set[Scope]:
-    return scopes_of(game.club_id, game.season_id, game.ruleset)
-
-
 def update_games(game_ids: Iterable[int]) -> list[str]:
-    """Store the facts of these games as their records now stand (released or not), then
-    recompute every scope they were or are in. Returns the scopes recomputed."""
+    """Store the facts of these games as their records now stand (released or not) and
+    move their contributions in every scope they were or are in, in one transaction
+    under the ``all`` scope's lock. Returns the scopes changed."""
     ids = sorted(set(game_ids))
     if not ids:
         return []
-    touched: set[Scope] = set()
-    for club, season, ruleset in AnalyticsGame.objects.filter(game_id__in=ids).values_list(
-        "club_id", "season_id", "ruleset"
-    ):
-        touched |= scopes_of(club, season, ruleset)
-    fresh = _fact_rows(ids)
     with transaction.atomic():
+        lock_scope(Scope())
+        old = list(AnalyticsGame.objects.filter(game_id__in=ids))
+        fresh = _fact_rows(ids)
         AnalyticsSeat.objects.filter(game_id__in=ids).delete()
         AnalyticsGame.objects.filter(game_id__in=ids).delete()
         AnalyticsGame.objects.bulk_create([f.game for f in fresh])
         AnalyticsSeat.objects.bulk_create([s for f in fresh for s in f.seats])
-    written = timezone.now()  # after the commit: a computation that starts later sees them
-    for f in fresh:
-        touched |= _scope_of_row(f.game)
-    done = []
-    for scope in sorted(touched, key=lambda s: s.key):
-        if recompute_scope(scope, unless_since=written):
-            done.append(scope.key)
-    return done
+        return apply_games(old, [f.game for f in fresh])
 
 
 def stale_games() -> set[int]:
@@ -286,164 +220,24 @@ def heal() -> list[int]:
     return ids
 
 
-# --- figures ----------------------------------------------------------------------------------
-
-
-@lru_cache(maxsize=50000)
-def _seats(roles: str) -> tuple[SeatFact, ...]:
-    """Seats from the stored role letters (the scope figures need no names)."""
-    return tuple(
-        SeatFact(i, "", "killer" if r == "k" else "police" if r == "p" else "civilian")
-        for i, r in enumerate(roles, 1)
-    )
-
-
-def scope_facts(scope: Scope) -> list[GameFacts]:
-    """The facts of a scope's games, as the engine takes them."""
-    rows = scope.games().values_list(
-        "ruleset",
-        "winner",
-        "roles",
-        "night1_victim",
-        "rounds",
-        "bonuses",
-        "penalties",
-        "referee_id",
-        "protests",
-        "protests_upheld",
-    )
-    return [
-        GameFacts(
-            ruleset,
-            _seats(roles),
-            WINNER[winner],
-            night1_victim=victim,
-            rounds=rounds,
-            bonuses=bonuses,
-            penalties=penalties,
-            referee=None if ref is None else str(ref),
-            protests=protests,
-            protests_upheld=upheld,
-        )
-        for ruleset, winner, roles, victim, rounds, bonuses, penalties, ref, protests, upheld in (
-            rows.iterator(chunk_size=5000)
-        )
-    ]
-
-
-def _proportion(scope: AnalyticsScope, kind: str, key: str, p: Proportion, **params: Any) -> Any:
-    return AnalyticsFigure(
-        scope=scope,
-        kind=kind,
-        key=key,
-        params=params,
-        n=p.n,
-        successes=p.successes,
-        value=p.estimate,
-        low=p.low,
-        high=p.high,
-    )
-
-
-def figure_rows(scope: AnalyticsScope, f: Figures) -> list[AnalyticsFigure]:
-    """The rows that store ``f`` for ``scope``."""
-    rows = [
-        _proportion(
-            scope,
-            "side",
-            f"{s.ruleset}/{s.size}/{s.side}",
-            s.rate,
-            ruleset=s.ruleset,
-            size=s.size,
-            side=s.side,
-        )
-        for s in f.sides
-    ]
-    rows += [_proportion(scope, "seat", str(s.seat), s.rate, seat=s.seat) for s in f.seats]
-    rows += [
-        _proportion(scope, "victim", f"{v.size}/{v.seat}", v.share, size=v.size, seat=v.seat)
-        for v in f.victims
-    ]
-    for r in f.referees:
-        ref = int(r.referee)
-        for measure, mean in (
-            ("rounds", r.rounds),
-            ("bonuses", r.bonuses),
-            ("penalties", r.penalties),
-        ):
-            rows.append(
-                AnalyticsFigure(
-                    scope=scope,
-                    kind="referee",
-                    key=f"{ref}/{measure}",
-                    params={"measure": measure, "games": r.games},
-                    referee_id=ref,
-                    n=mean.n,
-                    value=mean.mean,
-                    low=mean.low,
-                    high=mean.high,
-                )
-            )
-        row = _proportion(
-            scope,
-            "referee",
-            f"{ref}/protests",
-            r.protests_upheld,
-            measure="protests",
-            games=r.games,
-        )
-        row.referee_id = ref
-        rows.append(row)
-    return rows
-
-
-def recompute_scope(scope: Scope, unless_since: dt.datetime | None = None) -> bool:
-    """Compute and store the figures of ``scope`` (under a lock of its row); skipped when
-    they were computed after ``unless_since``. Returns whether it was computed."""
-    key = scope.key
-    with transaction.atomic():
-        row, _ = AnalyticsScope.objects.get_or_create(
-            scope=key,
-            defaults={
-                "club_id": scope.club_id,
-                "season_id": scope.season_id,
-                "ruleset": scope.ruleset,
-                "computed_at": dt.datetime(2000, 1, 1, tzinfo=dt.UTC),
-            },
-        )
-        row = AnalyticsScope.objects.select_for_update().get(pk=row.pk)
-        if unless_since is not None and row.computed_at > unless_since:
-            return False
-        started = timezone.now()
-        facts = scope_facts(scope)
-        if not facts:
-            row.delete()
-            return True
-        AnalyticsFigure.objects.filter(scope=row).delete()
-        AnalyticsFigure.objects.bulk_create(figure_rows(row, figures(facts)), batch_size=2000)
-        row.games = len(facts)
-        row.computed_at = started
-        row.save(update_fields=["games", "computed_at"])
-    return True
-
-
 def rebuild() -> int:
     """Every fact and every scope's figures again from the records; returns the number
     of games counted."""
     with transaction.atomic():
+        lock_scope(Scope())
         AnalyticsSeat.objects.all().delete()
         AnalyticsGame.objects.all().delete()
-        AnalyticsScope.objects.all().delete()
+        AnalyticsScope.objects.exclude(scope="all").delete()
         ids = list(released_versions().order_by("game_id").values_list("game_id", flat=True))
         for i in range(0, len(ids), CHUNK):
             fresh = _fact_rows(ids[i : i + CHUNK])
             AnalyticsGame.objects.bulk_create([f.game for f in fresh], batch_size=CHUNK)
             AnalyticsSeat.objects.bulk_create([s for f in fresh for s in f.seats], batch_size=5000)
-    scopes: set[Scope] = set()
-    for club, season, ruleset in AnalyticsGame.objects.values_list(
-        "club_id", "season_id", "ruleset"
-    ).distinct():
-        scopes |= scopes_of(club, season, ruleset)
-    for scope in sorted(scopes, key=lambda s: s.key):
-        recompute_scope(scope)
-    return AnalyticsGame.objects.count()
+        scopes: set[Scope] = {Scope()}
+        for club, season, ruleset in AnalyticsGame.objects.values_list(
+            "club_id", "season_id", "ruleset"
+        ).distinct():
+            scopes |= scopes_of(club, season, ruleset)
+        for scope in sorted(scopes, key=lambda s: s.key):
+            recompute_scope(scope)
+        return AnalyticsGame.objects.count()

@@ -10,16 +10,20 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.analytics import (
+    Contribution,
     GameFacts,
     Proportion,
     SeatFact,
+    contributions,
     facts_from_record,
     figures,
     head_to_head,
+    mean_from_sums,
     mean_interval,
     referee_figures,
     role_rates,
     seat_rates,
+    shown,
     side_rates,
     t_quantile,
     victim_shares,
@@ -303,3 +307,57 @@ def test_figures_of_simulated_games_add_up(seed: int, size: int) -> None:
         assert low <= (r.rate.estimate or 0.0) <= high
     (ref,) = referee_figures(games)
     assert ref.games == len(games)
+
+
+def totals(items: list[Contribution]) -> dict[tuple[str, str], tuple[int, int, float, float]]:
+    out: dict[tuple[str, str], tuple[int, int, float, float]] = {}
+    for c in items:
+        n, k, total, squares = out.get((c.kind, c.key), (0, 0, 0.0, 0.0))
+        out[(c.kind, c.key)] = (
+            n + c.n,
+            k + (c.successes or 0),
+            total + c.total,
+            squares + c.squares,
+        )
+    return out
+
+
+@given(st.integers(0, 2**31), st.integers(1, 6))
+def test_contributions_add_up_to_the_figures(seed: int, count: int) -> None:
+    """Kept game by game (the pipeline) or computed at once: the same figures."""
+    games = []
+    for i in range(count):
+        rec = simulate_game(
+            "mainstream" if i % 2 else "classic", 8 + i % 3, seed + i, variant="finished"
+        )
+        facts = facts_from_record(parse_record(rec), referee=f"r{i % 2}", protests=i % 3,
+                                  protests_upheld=i % 2 if i % 3 else 0)  # fmt: skip
+        assert facts is not None
+        games.append(facts)
+    t = totals([c for g in games for c in contributions(g)])
+    f = figures(games, every_side=True)
+    for s in f.sides:
+        assert t[("side", f"{s.ruleset}/{s.size}/{s.side}")][:2] == (s.rate.n, s.rate.successes)
+    assert {k for k in t if k[0] == "side"} == {
+        ("side", f"{s.ruleset}/{s.size}/{s.side}") for s in f.sides
+    }
+    for r in f.seats:
+        assert t[("seat", str(r.seat))][:2] == (r.rate.n, r.rate.successes)
+    for v in f.victims:
+        assert t[("victim", f"{v.size}/{v.seat}")][:2] == (v.share.n, v.share.successes)
+    for ref in f.referees:
+        for measure, mean in (("rounds", ref.rounds), ("bonuses", ref.bonuses)):
+            n, _, total, squares = t[("referee", f"{ref.referee}/{measure}")]
+            kept = mean_from_sums(n, total, squares, floor=0.0)
+            assert (kept.n, kept.total, kept.squares) == (mean.n, mean.total, mean.squares)
+            assert kept.low == mean.low and kept.high == mean.high
+        n, upheld, _, _ = t[("referee", f"{ref.referee}/protests")]
+        assert (n, upheld) == (ref.protests_upheld.n, ref.protests_upheld.successes)
+    # the sides shown are those side_rates lists
+    listed = {(s.ruleset, s.size, s.side) for s in side_rates(games)}
+    kept = {
+        (s.ruleset, s.size, s.side)
+        for s in f.sides
+        if shown("side", {"ruleset": s.ruleset, "side": s.side}, s.rate.successes)
+    }
+    assert kept == listed

@@ -172,7 +172,8 @@ def test_side_win_rates_by_ruleset_and_size(lg: League8) -> None:
     # classic, 8 players: G1, G3 good, G2 killers (G4 not released); classic cannot draw
     check(sides["classic/8/good"], 2, 3, 0.2077, 0.9385)
     check(sides["classic/8/killers"], 1, 3, 0.0615, 0.7923)
-    assert "classic/8/draw" not in sides
+    # classic cannot end drawn: its draw count is kept (0 of 3) but never shown
+    assert (sides["classic/8/draw"].successes, sides["classic/8/draw"].n) == (0, 3)
     # mainstream, 8 players: G5 drawn, G6 killers
     check(sides["mainstream/8/draw"], 1, 2, 0.0945, 0.9055)
     check(sides["mainstream/8/killers"], 1, 2, 0.0945, 0.9055)
@@ -207,18 +208,18 @@ def test_referee_figures(lg: League8) -> None:
     rounds = refs[f"{r1}/rounds"]
     # G1–G3 all last 2 rounds: mean 2, s = 0 → [2, 2]
     assert (rounds.n, rounds.value, rounds.low, rounds.high) == (3, 2.0, 2.0, 2.0)
-    assert rounds.params["games"] == 3
+    assert (rounds.total, rounds.squares) == (6.0, 12.0)
     # bonuses 1, 0, 0: mean 1/3, s² = (4/9 + 1/9 + 1/9)/2 = 1/3, s/√3 = 1/3,
     # t(0.975, 2) = 4.302653 → 1/3 ± 1.434218 → [0 (cut at 0), 1.7676]
     bonuses = refs[f"{r1}/bonuses"]
     assert approx(bonuses.value, 1 / 3) and bonuses.low == 0.0 and approx(bonuses.high, 1.7676)
     penalties = refs[f"{r1}/penalties"]
     assert approx(penalties.value, 1 / 3) and approx(penalties.high, 1.7676)
-    protests = refs[f"{r1}/protests"]
-    assert (protests.n, protests.successes, protests.low) == (0, 0, None)
-    # R2: result-only games, no length; no bonuses: mean 0 over 2 games → [0, 0]
-    assert refs[f"{r2}/rounds"].n == 0 and refs[f"{r2}/rounds"].value is None
-    assert (refs[f"{r2}/bonuses"].n, refs[f"{r2}/bonuses"].value) == (2, 0.0)
+    assert f"{r1}/protests" not in refs  # no ruled protest: n = 0, not stored
+    # R2: result-only games, no length (not stored); no bonuses: mean 0 over 2 games → [0, 0]
+    assert f"{r2}/rounds" not in refs
+    bonuses2 = refs[f"{r2}/bonuses"]
+    assert (bonuses2.n, bonuses2.value, bonuses2.low, bonuses2.high) == (2, 0.0, 0.0, 0.0)
 
 
 def test_scopes_filter_by_club_season_and_ruleset(lg: League8) -> None:
@@ -251,17 +252,39 @@ def test_release_and_void_recompute(lg: League8) -> None:
 
 
 def test_rebuild_gives_the_same_figures(lg: League8) -> None:
+    """The figures kept game by game (releases above, a void here) equal the figures of
+    a rebuild from all games at once."""
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        void_game(lg.alpha.organiser, Game.objects.get(pk=lg.g2.pk), "wrong table")
+
     def rows() -> list[tuple[Any, ...]]:
         return sorted(
             AnalyticsFigure.objects.values_list(
-                "scope__scope", "kind", "key", "n", "successes", "value", "low", "high"
+                "scope__scope",
+                "kind",
+                "key",
+                "params",
+                "referee_id",
+                "n",
+                "successes",
+                "total",
+                "squares",
+                "value",
+                "low",
+                "high",
             )
         )
 
-    before = rows()
+    def scopes() -> list[tuple[Any, ...]]:
+        return sorted(AnalyticsScope.objects.values_list("scope", "games"))
+
+    before, before_scopes = rows(), scopes()
+    assert len(before) > 40
     AnalyticsFigure.objects.all().delete()
+    AnalyticsScope.objects.all().delete()
     rebuild_all(ratings=False)
     assert rows() == before
+    assert scopes() == before_scopes
 
 
 def test_a_rejected_protest_reaches_the_referee_figures_by_the_heal(lg: League8) -> None:
@@ -378,6 +401,7 @@ def test_unknown_player_is_400(client: Client) -> None:
 def test_api_figures_carry_n_and_interval(client: Client, lg: League8) -> None:
     data = client.get(reverse("results-api:analytics"), {"season": lg.season.pk}).json()
     assert data["filters"]["season"] == lg.season.pk and data["games"] == 3
+    assert {s["side"] for s in data["sides"]} == {"good", "killers"}  # classic: no draws
     good = next(s for s in data["sides"] if s["side"] == "good")
     assert (good["ruleset"], good["size"], good["successes"], good["n"]) == ("classic", 8, 2, 3)
     assert approx(good["ci_low"], 0.2077) and approx(good["ci_high"], 0.9385)
