@@ -250,6 +250,18 @@ def test_every_public_page_is_reachable_by_links_from_home() -> None:
     assert wanted - seen == set(), f"not reachable from the home page: {sorted(wanted - seen)}"
 
 
+@pytest.mark.django_db
+def test_the_world_has_decimals_to_write() -> None:
+    """The checks of decimals below are not vacuous: the league ranking sums amounts with
+    cents over two seasons, the standings show Ci and tie-break decimals."""
+    world = build_world()
+    spanish = Client(HTTP_ACCEPT_LANGUAGE="es")
+    league = spanish.get(world.pages["league"]).content.decode()
+    assert re.search(r">\d+,(?!00)\d\d<", league), "no amount with cents on the league page"
+    standings = spanish.get(world.standings_20).content.decode()
+    assert re.search(r">\d+,\d+<", standings)
+
+
 # --- in the browser --------------------------------------------------------------------------
 
 MEASURE = """() => {
