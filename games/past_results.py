@@ -223,7 +223,7 @@ def _row(
         if role is None:
             problems.append(_problem(line, role_col(n), "results.role_unknown", value=text[:30]))
         roles.append(role or "")
-    if cells_p and cells_r and len(cells_p) != len(cells_r):
+    if cells_p and len(cells_p) != len(cells_r):  # no roles at all: 0 roles
         problems.append(
             _problem(
                 line, role_col(), "results.roles_count", roles=len(cells_r), players=len(cells_p)

@@ -133,6 +133,7 @@ def test_preview_lists_every_problem_by_row_and_column_and_saves_nothing(org: An
         + row("5", ruleset="chess")
         + row("5")
         + row("7", event="bell\x07")
+        + row("8", roles="")
     )
     plan = plan_import(org.user, org.club, "past.csv", text.encode())
     found = {(p.row, p.column, p.code) for p in plan.problems}
@@ -145,6 +146,7 @@ def test_preview_lists_every_problem_by_row_and_column_and_saves_nothing(org: An
         (5, "awards", "results.award_invalid"),
         (6, "ruleset", "results.ruleset_unknown"),
         (8, "event", "results.control_character"),
+        (9, "roles", "results.roles_count"),
     }
     # each problem is a sentence naming what is wrong
     messages = {p.code: str(p.message) for p in plan.problems}
