@@ -8,7 +8,8 @@ by them. It lives in ``results``, the highest layer, because it reads every app.
 What it leaves out on purpose: secrets (the password's hash, an API token's key, a
 two-factor device's key, personal links' secrets) — their existence and dates are in —
 and anything not yet released (a seat of a round still in draft, a game not released).
-Bounded: at most :data:`MAX_AUDIT` audit entries (the newest), said when cut.
+Bounded: at most :data:`MAX_AUDIT` audit entries (the newest), said when cut. Each
+download is audited (``personal_data.download``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from rest_framework.authtoken.models import Token
 
 from games.merge import player_games
 from games.models import Game, GameVersion, Protest
+from league.audit import audit
 from league.clubs.profiles import Preferences
 from league.models import (
     AuditEntry,
@@ -238,6 +240,20 @@ def _audit(player: Player | None, user: User) -> tuple[list[dict[str, Any]], boo
         for e in rows[:MAX_AUDIT]
     ]
     return entries, len(rows) > MAX_AUDIT
+
+
+def export_personal_data(user: User) -> dict[str, Any]:
+    """:func:`personal_data`, with an audit entry saying the user took it (when, and how
+    many games and audit entries it held)."""
+    data = personal_data(user)
+    audit(
+        user,
+        "personal_data.download",
+        user,
+        games=len(data["games"]),
+        audit_entries=len(data["audit"]),
+    )
+    return data
 
 
 def personal_data(user: User) -> dict[str, Any]:

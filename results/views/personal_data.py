@@ -21,7 +21,7 @@ from league.errors import UserError
 from league.models import Player
 from league.pages import login_first
 from results.account_deletion import delete_account
-from results.personal_data import personal_data
+from results.personal_data import export_personal_data
 
 
 class DeleteAccountForm(forms.Form):
@@ -42,7 +42,7 @@ def my_data(request: HttpRequest) -> HttpResponse:
 @login_first
 def my_data_download(request: HttpRequest) -> HttpResponse:
     """Everything about the signed-in user, as a JSON file."""
-    data = personal_data(signed_in(request))
+    data = export_personal_data(signed_in(request))
     body = json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False, indent=2)
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="tianhei-my-data.json"'

@@ -91,6 +91,8 @@ def test_the_download_holds_the_users_data_and_no_other_secrets(ev: Played) -> N
     assert me.user.password not in text
     assert "pbkdf2" not in text
     assert Client().get(reverse("results:my-data-download")).status_code == 302
+    taken = AuditEntry.objects.get(action="personal_data.download")
+    assert taken.actor == me.user and taken.data["games"] == len(data["games"])
 
 
 def test_deletion_needs_the_username_typed(ev: Played) -> None:
