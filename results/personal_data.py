@@ -14,9 +14,13 @@ download is audited (``personal_data.download``).
 
 from __future__ import annotations
 
+import io
+import json
+import zipfile
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Q
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
@@ -25,6 +29,7 @@ from games.merge import player_games
 from games.models import Game, GameVersion, Protest
 from league.audit import audit
 from league.clubs.profiles import Preferences
+from league.csv_cells import SafeWriter
 from league.models import (
     AuditEntry,
     ClubOrganiser,
@@ -274,3 +279,62 @@ def personal_data(user: User) -> dict[str, Any]:
     if player is not None:
         data.update(player=_player(player), games=_games(player), results=_results(player))
     return data
+
+
+#: The CSV files of the zip: name → (the list in the JSON, its columns).
+CSV_FILES = {
+    "games.csv": (
+        ("games",),
+        (
+            "game",
+            "title",
+            "event",
+            "club",
+            "round",
+            "played_on",
+            "seat",
+            "role",
+            "winner",
+            "outcome",
+        ),
+    ),
+    "rating_history.csv": (
+        ("results", "rating_history"),
+        ("game", "played_on", "seat", "role", "outcome", "rating", "uncertainty"),
+    ),
+    "standings.csv": (
+        ("results", "standings"),
+        ("event", "position", "rank", "tied", "points", "games", "wins"),
+    ),
+    "registrations.csv": (
+        ("player", "registrations"),
+        ("event", "club", "status", "checked_in_at", "waitlisted_at", "created_at"),
+    ),
+}
+
+
+def _rows(data: dict[str, Any], path: tuple[str, ...]) -> list[dict[str, Any]]:
+    value: Any = data
+    for key in path:
+        value = value.get(key) if isinstance(value, dict) else None
+    return value if isinstance(value, list) else []
+
+
+def as_json(data: dict[str, Any]) -> str:
+    return json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False, indent=2)
+
+
+def as_zip(data: dict[str, Any]) -> bytes:
+    """``data.json`` and, for spreadsheets, the lists of :data:`CSV_FILES` as CSV
+    (UTF-8 with a byte-order mark, cells safe from formula injection)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("data.json", as_json(data))
+        for name, (path, columns) in CSV_FILES.items():
+            text = io.StringIO()
+            writer = SafeWriter(text)
+            writer.writerow(columns)
+            for row in _rows(data, path):
+                writer.writerow(row.get(c) for c in columns)
+            archive.writestr(name, "\ufeff" + text.getvalue())
+    return out.getvalue()

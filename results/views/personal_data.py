@@ -3,12 +3,9 @@ the deletion of the account, with a confirmation (type your username)."""
 
 from __future__ import annotations
 
-import json
-
 from django import forms
 from django.contrib import messages
 from django.contrib.auth import logout
-from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -21,7 +18,7 @@ from league.errors import UserError
 from league.models import Player
 from league.pages import login_first
 from results.account_deletion import delete_account
-from results.personal_data import export_personal_data
+from results.personal_data import as_json, as_zip, export_personal_data
 
 
 class DeleteAccountForm(forms.Form):
@@ -41,11 +38,16 @@ def my_data(request: HttpRequest) -> HttpResponse:
 @require_GET
 @login_first
 def my_data_download(request: HttpRequest) -> HttpResponse:
-    """Everything about the signed-in user, as a JSON file."""
+    """Everything about the signed-in user: a JSON file, or (``?format=zip``) a zip of the
+    JSON and CSV files of its lists."""
     data = export_personal_data(signed_in(request))
-    body = json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False, indent=2)
-    response = HttpResponse(body, content_type="application/json; charset=utf-8")
-    response["Content-Disposition"] = 'attachment; filename="tianhei-my-data.json"'
+    if request.GET.get("format") == "zip":
+        response = HttpResponse(as_zip(data), content_type="application/zip")
+        name = "tianhei-my-data.zip"
+    else:
+        response = HttpResponse(as_json(data), content_type="application/json; charset=utf-8")
+        name = "tianhei-my-data.json"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
     response["Cache-Control"] = "no-store"
     return response
 

@@ -5,7 +5,10 @@ is audited."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import zipfile
 from typing import Any
 
 import pytest
@@ -93,6 +96,14 @@ def test_the_download_holds_the_users_data_and_no_other_secrets(ev: Played) -> N
     assert Client().get(reverse("results:my-data-download")).status_code == 302
     taken = AuditEntry.objects.get(action="personal_data.download")
     assert taken.actor == me.user and taken.data["games"] == len(data["games"])
+    # the same as a zip: the JSON and the lists as CSV for a spreadsheet
+    packed = client.get(reverse("results:my-data-download") + "?format=zip")
+    assert packed.status_code == 200 and packed["Content-Type"] == "application/zip"
+    with zipfile.ZipFile(io.BytesIO(packed.content)) as archive:
+        assert json.loads(archive.read("data.json"))["player"] == data["player"]
+        games = list(csv.DictReader(io.StringIO(archive.read("games.csv").decode("utf-8-sig"))))
+    assert sorted(int(g["game"]) for g in games) == sorted(g["game"] for g in data["games"])
+    assert {g["role"] for g in games} <= {"killer", "police", "civilian"}
 
 
 def test_deletion_needs_the_username_typed(ev: Played) -> None:
