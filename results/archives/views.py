@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from league import permissions as perms
@@ -27,6 +28,20 @@ from results.archives.imports import import_archive, preview_archive, read_file
 UPLOADS = Path(tempfile.gettempdir()) / "tianhei-archive-uploads"
 KEEP_SECONDS = 24 * 3600
 SESSION_KEY = "archive_upload"
+#: The preview's names for the manifest's counts.
+COUNT_LABELS = {
+    "events": gettext_lazy("events"),
+    "stages": gettext_lazy("stages"),
+    "rounds": gettext_lazy("rounds"),
+    "registrations": gettext_lazy("registrations"),
+    "players": gettext_lazy("players"),
+    "referees": gettext_lazy("referees"),
+    "users": gettext_lazy("accounts"),
+    "leagues": gettext_lazy("leagues"),
+    "audit": gettext_lazy("audit entries"),
+    "games": gettext_lazy("games"),
+    "versions": gettext_lazy("record versions"),
+}
 
 
 def _zip(data: bytes, *parts: str) -> HttpResponse:
@@ -139,5 +154,6 @@ def import_page(request: HttpRequest) -> HttpResponse:
         token = secrets.token_hex(16)
         (UPLOADS / f"{token}.zip").write_bytes(data)
         request.session[SESSION_KEY] = token
-        context |= {"preview": preview, "token": token}
+        counts = [(COUNT_LABELS[k], n) for k, n in preview.counts.items() if k in COUNT_LABELS]
+        context |= {"preview": preview, "token": token, "counts": counts}
     return render(request, "results/archive_import.html", context)
