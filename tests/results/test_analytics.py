@@ -32,7 +32,7 @@ from django.urls import reverse
 
 from games.models import Game
 from games.protests import Filer, file_protest, rule_protest
-from games.services import void_game
+from games.services import release_game, void_game
 from league.models import Event, League, Player, Season
 from results.models import AnalyticsFigure, AnalyticsGame, AnalyticsScope
 from results.services import heal, rebuild_all
@@ -299,6 +299,17 @@ def test_a_rejected_protest_reaches_the_referee_figures_by_the_heal(lg: League8)
     check(protests, 0, 1, 0.0, 0.7935)
     row = AnalyticsGame.objects.get(game_id=game.pk)
     assert (row.protests, row.protests_upheld) == (1, 0)
+
+
+def test_a_release_whose_task_was_lost_is_counted_by_the_heal(lg: League8) -> None:
+    release_game(lg.alpha.organiser, Game.objects.get(pk=lg.g4.pk))  # its task never runs
+    assert not AnalyticsGame.objects.filter(game_id=lg.g4.pk).exists()
+    heal()
+    # G4 (killers won) now counts: classic killers 2 of 4 → [0.1500, 0.8500]
+    check(figures("all", "side")["classic/8/killers"], 2, 4, 0.1500, 0.8500)
+    assert AnalyticsScope.objects.get(scope="all").games == 6
+    heal()  # nothing left to do: the figures do not move
+    check(figures("all", "side")["classic/8/killers"], 2, 4, 0.1500, 0.8500)
 
 
 def test_an_event_moved_out_of_its_season_is_healed(lg: League8) -> None:
