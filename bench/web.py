@@ -1,17 +1,26 @@
-"""Web pages benchmark: standings, leaderboard and player pages on a big league.
+"""Web pages benchmark: standings, leaderboard, player, home, venue and analytics pages on
+a big league.
 
 Builds (or reuses) a PostgreSQL database of 10,000 players in 300 clubs who played
 200,000 released games (2,000 events of 10 rounds × 10 tables of 12), computes every
 standing and rating with the results pipeline (timed: the ratings rebuild is the figure
 with a one-minute goal), then serves the site with gunicorn (DEBUG off) on 127.0.0.1 and
 measures, with 20 concurrent HTTP clients (a threaded client in this file), the median
-and p95 latency and the throughput of three pages: the rating leaderboard, a player page
-and an event's standings. It also times the pipeline after a new confirmation and after
-a correction of the oldest game.
+and p95 latency and the throughput of each page: the rating leaderboard, a player page,
+an event's standings, the home page, an event's venue screen, the JSON its screens poll
+(20 screens' worth of events) and the analytics page (when ``results:analytics`` exists).
+First it measures ``/healthz`` the same way, the baseline: a request through the same
+server, middleware and database connection that renders nothing; each page's p95 is also
+printed as a ratio to the baseline's. It also times the pipeline after a new
+confirmation and after a correction of the oldest game.
+
+The newest :data:`LIVE_EVENTS` events are set running before the load (idempotent), so
+the home page has events in play and their venue screens a round to show.
 
     .venv/bin/python bench/web.py                    # build the dataset, then measure
     .venv/bin/python bench/web.py --reuse            # measure against the existing dataset
     .venv/bin/python bench/web.py --games 20000 --players 2000 --events 200   # smaller
+    .venv/bin/python bench/web.py --reuse --pages home,venue,venue-poll,analytics
 
 Only ever talks to 127.0.0.1 (PostgreSQL and the server it starts); each load phase is
 bounded by --seconds. Records are real KGR/1 games: a pool from ``engine.simulate``,
@@ -413,7 +422,7 @@ def start_server(args: argparse.Namespace, log_path: str | None = None) -> subpr
         stderr=subprocess.DEVNULL if log_path is None else subprocess.STDOUT,
         start_new_session=True,
     )
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # a loaded machine starts 4 workers slowly
     while time.monotonic() < deadline:
         try:
             status, _ = get(args.port, "/healthz")
@@ -422,7 +431,7 @@ def start_server(args: argparse.Namespace, log_path: str | None = None) -> subpr
         except OSError:
             time.sleep(0.3)
     proc.terminate()
-    raise RuntimeError(f"gunicorn did not answer /healthz within 30 s (log: {log_path})")
+    raise RuntimeError(f"gunicorn did not answer /healthz within 120 s (log: {log_path})")
 
 
 def get(port: int, path: str) -> tuple[int, int]:
@@ -558,10 +567,56 @@ def load_wrk(
     }
 
 
+#: Events set running before the load: the home page's "live now", venue screens to poll.
+LIVE_EVENTS = 20
+
+
+def prepare_live_events() -> list[tuple[str, str]]:
+    """The newest :data:`LIVE_EVENTS` events set running (their statuses only: every
+    page still reads them, their games and results stay as they are)."""
+    from league.models import Event
+
+    newest = list(
+        Event.objects.order_by("-starts_on", "-pk").values_list("pk", flat=True)[:LIVE_EVENTS]
+    )
+    Event.objects.filter(pk__in=newest).update(status=Event.Status.RUNNING)
+    return list(Event.objects.filter(pk__in=newest).values_list("club__slug", "slug"))
+
+
+def analytics_ready() -> dict[str, float]:
+    """The analytics' figures computed once (timed) when the analytics exist in this
+    checkout and the dataset's games are not all counted yet; {} otherwise."""
+    import importlib
+
+    try:
+        pipeline = importlib.import_module("results.pipeline.analytics")
+        models = importlib.import_module("results.models")
+    except ImportError:
+        return {}
+    games_model = importlib.import_module("games.models").Game
+    released = games_model.objects.filter(status="released").count()
+    if models.AnalyticsGame.objects.count() >= released:  # computed already
+        return {}
+    t0 = time.perf_counter()
+    games = pipeline.rebuild()
+    return {"analytics_rebuild_s": time.perf_counter() - t0, "analytics_games": games}
+
+
+def analytics_path() -> str | None:
+    """``/analytics/`` if the analytics page exists in this checkout, else None."""
+    from django.urls import NoReverseMatch, reverse
+
+    try:
+        return reverse("results:analytics")
+    except NoReverseMatch:
+        return None
+
+
 def page_paths() -> dict[str, Callable[[random.Random], str]]:
-    from league.models import Club, Event, Player
+    from league.models import Club, Event, Player, Season
     from results.models import PlayerRating
 
+    live = prepare_live_events()
     events = list(Event.objects.values_list("club__slug", "slug"))
     handles = list(Player.objects.values_list("handle", flat=True))
     clubs = list(Club.objects.values_list("slug", flat=True))
@@ -585,7 +640,48 @@ def page_paths() -> dict[str, Callable[[random.Random], str]]:
         club, slug = rng.choice(events)
         return f"/clubs/{club}/{slug}/standings/"
 
-    return {"leaderboard": leaderboard, "player page": player, "event standings": standings}
+    def home(rng: random.Random) -> str:
+        return "/"
+
+    def venue(rng: random.Random) -> str:
+        club, slug = rng.choice(live if rng.random() < 0.5 else events)
+        return f"/clubs/{club}/{slug}/venue/"
+
+    def venue_poll(rng: random.Random) -> str:
+        club, slug = rng.choice(live)  # the screens at today's events
+        return f"/clubs/{club}/{slug}/venue.json"
+
+    out: dict[str, Callable[[random.Random], str]] = {
+        "leaderboard": leaderboard,
+        "player page": player,
+        "event standings": standings,
+        "home": home,
+        "venue": venue,
+        "venue-poll": venue_poll,
+    }
+    where = analytics_path()
+    if where is None:
+        print("analytics: results:analytics does not resolve here; page skipped", flush=True)
+    else:
+        seasons = [str(pk) for pk in Season.objects.values_list("pk", flat=True)]
+
+        def analytics(rng: random.Random) -> str:
+            kind = rng.random()
+            if kind < 0.4:
+                return where
+            if kind < 0.7:
+                return f"{where}?club={rng.choice(clubs)}"
+            if kind < 0.85 and seasons:
+                return f"{where}?season={rng.choice(seasons)}"
+            return f"{where}?ruleset=classic"
+
+        out["analytics"] = analytics
+    return out
+
+
+def baseline_path(rng: random.Random) -> str:
+    """The baseline: a request that renders nothing (one ``SELECT 1``)."""
+    return "/healthz"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -615,6 +711,12 @@ def main(argv: list[str] | None = None) -> int:
         default="python",
         help="load generator: this file's threads, or wrk (apt-get install wrk)",
     )
+    ap.add_argument(
+        "--pages",
+        default="",
+        help="comma-separated pages to measure (default: all), e.g. home,venue,venue-poll",
+    )
+    ap.add_argument("--server-log", default="", help="file for gunicorn's output (tracebacks)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args(argv)
     if urlparse(args.db).hostname not in LOCAL:
@@ -637,19 +739,38 @@ def main(argv: list[str] | None = None) -> int:
         print("pipeline", json.dumps(figures["pipeline"]), flush=True)
     from django.db import connections
 
+    if args.reuse:  # the checkout may have new migrations since the dataset was built
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0)
+    ready = analytics_ready()
+    if ready:
+        figures["analytics"] = ready
+        print("analytics", json.dumps(ready), flush=True)
     paths = page_paths()
+    wanted = [p.strip() for p in args.pages.split(",") if p.strip()]
+    unknown = set(wanted) - set(paths)
+    if unknown:
+        ap.error(f"unknown pages {sorted(unknown)}; choose from {sorted(paths)}")
+    if wanted:
+        paths = {name: pick for name, pick in paths.items() if name in wanted}
     connections.close_all()
-    server = start_server(args)
+    server = start_server(args, args.server_log or None)
     try:
         figures["load"] = {}
-        for name, pick in paths.items():
+        base = None
+        for name, pick in {"baseline /healthz": baseline_path, **paths}.items():
             if args.client == "wrk":
                 result = load_wrk(args.port, pick, args.clients, args.seconds)
             else:
                 result = load(args.port, pick, args.clients, args.seconds)
+            if base is None:
+                base = result["p95_ms"]
+            result["p95_ratio"] = result["p95_ms"] / base if base else float("nan")
             figures["load"][name] = result
             print(
                 f"{name:17s} median {result['median_ms']:6.1f} ms  p95 {result['p95_ms']:6.1f} ms"
+                f" ({result['p95_ratio']:4.1f}× baseline)"
                 f"  p99 {result['p99_ms']:6.1f} ms  {result['rps']:6.1f} req/s"
                 f"  {result['requests']} requests, {result['errors']} errors"
                 + (f", {result['kb']:.0f} KiB" if result["kb"] == result["kb"] else ""),

@@ -55,14 +55,12 @@ def venue_event(club_slug: str, event_slug: str) -> Event:
     """The published event at this address (one query), else :class:`Http404`."""
     if "\x00" in club_slug + event_slug:  # PostgreSQL refuses NUL in text: no such event
         raise Http404
-    event = (
-        Event.objects.select_related("club")
-        .filter(club__slug=club_slug, slug=event_slug, status__in=PUBLIC_EVENT_STATUSES)
-        .first()
-    )
-    if event is None:
-        raise Http404
-    return event
+    try:  # get(), not first(): the address is unique, so no ORDER BY to plan and compile
+        return Event.objects.select_related("club").get(
+            club__slug=club_slug, slug=event_slug, status__in=PUBLIC_EVENT_STATUSES
+        )
+    except Event.DoesNotExist:
+        raise Http404 from None
 
 
 def table_status(game_status: str | None, sheet_revision: int | None, has_version: bool) -> str:
