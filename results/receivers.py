@@ -23,7 +23,7 @@ from league.clubs.circuits import season_circuit_changed
 from league.models import Event, Season
 from league.outages import enqueue
 from results.pipeline.standings import mark_event_stale
-from results.tasks import process_game_results, recompute_season_totals
+from results.tasks import heal_results, process_game_results, recompute_season_totals
 
 
 def mark_stale(sender: Any, game: Game, **kwargs: Any) -> None:
@@ -41,6 +41,13 @@ def enqueue_results(sender: Any, game: Game, **kwargs: Any) -> None:
     (``league.outages.enqueue`` catches whatever a broker or result-backend outage raises
     and logs it)."""
     enqueue(process_game_results, game.pk)
+
+
+def enqueue_imported_games(game_ids: list[int]) -> None:
+    """After an import's commit: one heal for the whole file (every stale event and every
+    game the ratings missed, so one ratings replay) instead of one task per game."""
+    if game_ids:
+        enqueue(heal_results)
 
 
 def enqueue_season_totals(sender: Any, event_id: int, seasons: set[int], **kwargs: Any) -> None:
