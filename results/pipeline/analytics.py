@@ -213,10 +213,18 @@ def stale_games() -> set[int]:
     return missing | extra | moved | ruled_now
 
 
-def heal() -> list[int]:
-    """Bring the facts of every stale game up to date (the beat task's turn)."""
-    ids = sorted(stale_games())
-    update_games(ids)
+#: Games one heal brings up to date (a hundred per transaction); more wait for the next
+#: run, so a heal never runs long (a database that never had analytics: the rebuild).
+HEAL_LIMIT = 1000
+HEAL_CHUNK = 100
+
+
+def heal(limit: int = HEAL_LIMIT) -> list[int]:
+    """Bring the facts of stale games up to date (the beat task's turn), at most
+    ``limit`` of them, oldest first."""
+    ids = sorted(stale_games())[:limit]
+    for i in range(0, len(ids), HEAL_CHUNK):
+        update_games(ids[i : i + HEAL_CHUNK])
     return ids
 
 
