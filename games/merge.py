@@ -41,7 +41,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Game, GameStatusChange, GameVersion
+from games.models import Game, GameStatusChange, GameVersion, Protest
 from games.permissions import Access
 from games.records import check_record
 from games.services import lock_game
@@ -285,8 +285,9 @@ def _merge_registration(keep: Registration, other: Registration) -> None:
 
 
 def _move_rows(survivor: Player, duplicate: Player) -> None:
-    """Seats, registrations, memberships, conflicts and the account link."""
+    """Seats, registrations, memberships, conflicts, protests filed and the account link."""
     Seat.objects.filter(player=duplicate).update(player=survivor)
+    Protest.objects.filter(player=duplicate).update(player=survivor)
     kept = {r.event_id: r for r in Registration.objects.filter(player=survivor)}
     for reg in Registration.objects.filter(player=duplicate):
         if reg.event_id in kept:

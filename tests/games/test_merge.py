@@ -17,6 +17,7 @@ from rest_framework.test import APIClient
 from engine.validate import validate
 from games.merge import merge_plan, merge_players, record_handles
 from games.models import Game, GameVersion
+from games.protests import Filer, file_protest
 from games.records import check_record
 from games.services import game_for_table, submit_record
 from league.audit import AuditEntry
@@ -343,3 +344,19 @@ def test_the_api_answers_refusals_with_codes(two: Two) -> None:
     assert api.post("/api/v1/player-merges/", body, format="json").status_code == 404
     body["duplicate"] = "not a handle"
     assert api.post("/api/v1/player-merges/", body, format="json").status_code == 400
+
+
+def test_a_protest_filed_by_the_duplicate_moves_to_the_survivor(two: Two) -> None:
+    two.play()
+    game = Game.objects.filter(
+        table__round__event=two.second.event,
+        table__seats__player=two.duplicate,
+        status=Game.Status.RELEASED,
+    ).first()
+    assert game is not None
+    filer = Filer(player=two.duplicate, event_id=two.second.event.pk)
+    protest = file_protest(filer, game, phase="day 1", text="The vote was miscounted.")
+    merge(two.organiser, two.survivor, two.duplicate)
+    protest.refresh_from_db()
+    assert protest.player_id == two.survivor.pk
+    assert not Player.objects.filter(pk=two.duplicate.pk).exists()
