@@ -94,7 +94,7 @@ def standings(request: HttpRequest, club_slug: str, event_slug: str) -> HttpResp
     columns = legend(precedence)
     # Cached under the standings' version: a recomputation makes a new key.
     version = f"{state.version}-{state.digest[:12]}" if state is not None else "none"
-    key = f"results:st2:{event.pk}:{version}:{get_language()}"
+    key = f"results:st:{event.pk}:r2-{version}:{get_language()}"
     rows_html = cache.get(key)
     if rows_html is None:
         rows_html = render_to_string(
