@@ -3,6 +3,7 @@ variant's secrecy, idempotent re-import, refused files, the pages and the comman
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 import io
 import json
@@ -22,9 +23,10 @@ from django.db import connection
 from django.test import Client, TestCase
 from django.urls import reverse
 
+from engine.simulate import simulate_game
 from games.models import Game, GameVersion
 from games.protests import Filer, file_protest
-from games.services import submit_record
+from games.services import confirm_version, create_club_game, submit_record, void_game
 from league.events.services import transition_event
 from league.models import Club, Event, Player
 from results.archives.bundle import MANIFEST, ArchiveError, dumps, sha256
@@ -32,7 +34,7 @@ from results.archives.digest import results_digest
 from results.archives.export import export_archive
 from results.archives.imports import import_archive, preview_archive
 from results.models import PlayerRating
-from tests.league.factories import PlayerFactory, UserFactory
+from tests.league.factories import ClubOrganiserFactory, PlayerFactory, UserFactory
 from tests.results.factories import Played, played_event, superuser
 from tests.results.stages_factories import play_all, three_stages
 
@@ -189,10 +191,23 @@ def test_a_public_archive_of_an_unfinished_event_holds_no_games() -> None:
 
 
 def small() -> Played:
-    ev = played_event(rounds=2)
+    """A released game corrected once, a confirmed one unreleased, a voided one and a
+    released stand-alone club game."""
+    ev = played_event(rounds=3)
     game = ev.play(1, seed=3)
     ev.correct(game, ev.record(ev.players[:12], 4))
     ev.play(2, seed=5, release=False)
+    void_game(ev.organiser, ev.play(3, seed=6, release=False), "wrong table")
+    seated = [p.handle for p in ev.players[:10]]
+    alone = create_club_game(ev.organiser, ev.club, "classic", players=seated, title="Friday")
+    alone.played_on = dt.date(2026, 3, 2)
+    alone.save()
+    record = simulate_game("classic", 10, 77, players=seated)
+    version = submit_record(ev.organiser, alone, record, "upload")
+    second = ClubOrganiserFactory(club=ev.club).user
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        confirm_version(second, Game.objects.get(pk=alone.pk), version.number)
+    ev.release(alone)
     return ev
 
 
@@ -201,6 +216,11 @@ def test_importing_the_same_archive_twice_changes_nothing() -> None:
     data = export_archive(ev.club, public=False)
     empty_database()
     first = import_archive(data, actor=None)
+    voided = Game.objects.get(status=Game.Status.VOIDED)
+    assert voided.voided_event.slug == ev.event.slug and voided.void_reason == "wrong table"
+    alone = Game.objects.get(club__slug=ev.club.slug)
+    assert alone.status == Game.Status.RELEASED and alone.title == "Friday"
+    assert PlayerRating.objects.filter(games=2).count() == 10  # the club game is rated
     counts = (Game.objects.count(), GameVersion.objects.count(), Player.objects.count())
     again = import_archive(data, actor=None)
     assert again.already_imported and again.club == first.club
@@ -304,7 +324,7 @@ def test_bad_files_are_refused_with_nothing_written(
     assert len(bomb) < len(data) + 100 * 1024
     _refused(bomb, "archive.too_large_unpacked")
     # finally the untouched file still imports
-    assert import_archive(data, actor=None).games == 2
+    assert import_archive(data, actor=None).games == 4  # with the voided and the club game
 
 
 def _bump_version(data: bytes) -> bytes:
