@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from league.models import Event
 from results import venue as reads
 from results.models import EventStanding
 from tests.results.factories import Played, played_event
+from tests.results.stages_factories import expected, play_all, three_stages
 from tests.results.venue_factories import STATUSES, advance, seat, venue_world
 
 pytestmark = pytest.mark.django_db
@@ -216,3 +218,25 @@ def test_a_finished_event_and_one_not_started(client: Client) -> None:
     page = client.get(urls(later)["page"]).content.decode()
     assert "No round released yet" in page and 'id="venue-no-tables"' in page
     assert "Round 1 starts at 10:00" in page and "No released games yet." in page
+
+
+def test_a_hidden_final_stays_hidden_on_the_screens(client: Client) -> None:
+    """A hidden stage that is not finished: the screens show the public order (after the
+    semi-final), never the final's points, as the standings page does."""
+    from decimal import Decimal
+
+    from tests.results.stages_factories import expected, play_all, three_stages
+
+    ev = three_stages(final_hidden=True)
+    played = play_all(ev)
+    after_semi = expected(ev, played, stages=2).final
+    data = client.get(urls(ev)["json"]).json()
+    shown = [(r["name"], Decimal(r["points"])) for r in data["standings"]]
+    names = {p.handle: p.display_name for p in ev.players}
+    assert shown == [
+        (names[f.player], f.points.quantize(Decimal("0.01"))) for f in after_semi[: reads.TOP]
+    ]
+    whole = expected(ev, played).final
+    assert shown != [
+        (names[f.player], f.points.quantize(Decimal("0.01"))) for f in whole[: reads.TOP]
+    ]
