@@ -140,20 +140,21 @@ class _Exporter:
         self.members["events.json"] = [self.event(e) for e in self.events]
         self.members["stages.json"] = [self.stage(s) for s in self.stages()]
         self.members["rounds.json"] = [self.round(r) for e in self.events for r in self.rounds(e)]
-        self.members["registrations.json"] = self.registrations()
         if not self.public:
+            self.members["registrations.json"] = self.registrations()
             self.members["conflicts.json"] = self.conflicts()
             self.members["audit.json"] = self.audit()
         self.games()
         self.members["standings.json"] = self.standings()
-        self.members["referees.json"] = [
-            {
-                "user": self.people.key(r.user),
-                "grade": r.grade,
-                "of_club": r.club_id == self.club.pk,
-            }
-            for r in sorted(self.referees.values(), key=lambda r: r.pk)
-        ]
+        if not self.public:
+            self.members["referees.json"] = [
+                {
+                    "user": self.people.key(r.user),
+                    "grade": r.grade,
+                    "of_club": r.club_id == self.club.pk,
+                }
+                for r in sorted(self.referees.values(), key=lambda r: r.pk)
+            ]
         self.members["players.json"] = self.player_rows()
         self.members["users.json"] = list(self.people.users.values())
         return self.members
@@ -237,17 +238,16 @@ class _Exporter:
         }
 
     def registrations(self) -> list[dict[str, Any]]:
-        regs = Registration.objects.filter(event__in=self.events).select_related("player", "event")
+        """Full only: no public page lists who registered (a no-show stays unnamed)."""
         if self.public:
-            regs = regs.filter(status=Registration.Status.REGISTERED)
-        out = []
-        for reg in regs.order_by("event_id", "pk"):
-            row = {"event": reg.event.slug, "player": self.player(reg.player), "status": reg.status}
-            if not self.public:
-                names = ("checked_in_at", "absent_rounds", "waitlisted_at", "notices", "created_at")
-                row |= fields(reg, names)
-            out.append(row)
-        return out
+            return []
+        regs = Registration.objects.filter(event__in=self.events).select_related("player", "event")
+        names = ("checked_in_at", "absent_rounds", "waitlisted_at", "notices", "created_at")
+        return [
+            {"event": r.event.slug, "player": self.player(r.player), "status": r.status}
+            | fields(r, names)
+            for r in regs.order_by("event_id", "pk")
+        ]
 
     def conflicts(self) -> dict[str, Any]:
         players = PlayerConflict.objects.filter(event__in=self.events).select_related(

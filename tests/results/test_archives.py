@@ -34,7 +34,12 @@ from results.archives.digest import results_digest
 from results.archives.export import export_archive
 from results.archives.imports import import_archive, preview_archive
 from results.models import PlayerRating
-from tests.league.factories import ClubOrganiserFactory, PlayerFactory, UserFactory
+from tests.league.factories import (
+    ClubOrganiserFactory,
+    PlayerFactory,
+    RegistrationFactory,
+    UserFactory,
+)
 from tests.results.factories import Played, played_event, superuser
 from tests.results.stages_factories import play_all, three_stages
 
@@ -148,8 +153,10 @@ def test_public_archive_holds_only_what_is_public_and_imports_the_same_standings
     file_protest(
         Filer.from_user(ev.organiser), played["s"][0], phase="result", text=f"open {SECRET}-protest"
     )
+    RegistrationFactory(event=ev.event, player=PlayerFactory(handle="no-show-player"))
     full, public = _zip_text(export_archive(ev.club, public=False)), None
     secrets = [SECRET, "@example.org", ev.organiser.username, ev.referee.user.username]
+    secrets.append("no-show-player")  # registered, never seated: no public page names them
     for secret in secrets:  # the full archive holds them: the scan below can fail
         assert any(secret in text for text in full.values()), secret
     assert "audit.json" in full and f"{SECRET}-protest" in "".join(full.values())
@@ -158,7 +165,7 @@ def test_public_archive_holds_only_what_is_public_and_imports_the_same_standings
     blob = "".join(public.values())
     for secret in secrets:
         assert secret not in blob, secret
-    assert "audit.json" not in public and "conflicts.json" not in public
+    assert not {"audit.json", "conflicts.json", "registrations.json", "referees.json"} & set(public)
     assert '"sheet"' not in blob and "protest" not in blob.replace('"protests"', "")
     manifest = json.loads(public[MANIFEST])
     assert manifest["public"] is True and manifest["scope"] == {
