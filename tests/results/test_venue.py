@@ -223,10 +223,6 @@ def test_a_finished_event_and_one_not_started(client: Client) -> None:
 def test_a_hidden_final_stays_hidden_on_the_screens(client: Client) -> None:
     """A hidden stage that is not finished: the screens show the public order (after the
     semi-final), never the final's points, as the standings page does."""
-    from decimal import Decimal
-
-    from tests.results.stages_factories import expected, play_all, three_stages
-
     ev = three_stages(final_hidden=True)
     played = play_all(ev)
     after_semi = expected(ev, played, stages=2).final
