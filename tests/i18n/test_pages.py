@@ -153,6 +153,7 @@ ALLOWED = {
     "round",  # meta.round in the upload help
     "table",  # meta.table in the upload help
     "ics",
+    "txt",  # the upload's notation files (.txt)
     "http",
     "https",
     "testserver",
@@ -241,6 +242,7 @@ def _strip_data(text: str, world: World) -> str:
     """Remove what the data itself wrote: handles, user names, the event's ids."""
     text = re.sub(r"@[\w.-]+|(?<![A-Za-z])(?:user|player-|root)\d+", " ", text)
     text = re.sub(r"https?://\S+|/\S+/|\b\d+[\w.:-]*|\bmeta\.\w+", " ", text)
+    text = re.sub(r"\{\w+\}", " ", text)  # the sheet's {seat}-style slots, filled by its script
     for p in world.ev.players:
         text = text.replace(p.handle, " ")
     # identifiers an organiser types or picks (shown with their translated label)
