@@ -12,7 +12,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
 from league.models import Event, League, Season
-from tests.league.factories import ClubFactory, EventFactory
+from tests.league.factories import ClubFactory, EventFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -110,3 +110,11 @@ def test_a_league_leads_to_its_seasons_and_club_and_the_leaderboard_to_leagues(
     assert reverse("club", args=["sur"]) in html
     board = client.get(reverse("results:leaderboard")).content.decode()
     assert reverse("results:league", args=["liga-sur"]) in board
+
+
+def test_a_player_page_leads_to_their_role_win_rates(client: Client) -> None:
+    player = PlayerFactory(handle="li-wei")
+    page = client.get(reverse("results:player", args=[player.handle])).content.decode()
+    link = reverse("results:analytics-players") + "?a=li-wei"
+    assert f'href="{link}"' in page
+    assert client.get(link).status_code == 200
