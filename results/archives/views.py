@@ -102,7 +102,11 @@ def _waiting(request: HttpRequest) -> Path | None:
     if not isinstance(token, str) or token != request.POST.get("token"):
         return None
     path = UPLOADS / f"{token}.zip"
-    return path if path.is_file() else None
+    try:
+        fresh = path.stat().st_mtime >= time.time() - KEEP_SECONDS
+    except OSError:
+        return None
+    return path if fresh else None
 
 
 @login_first
