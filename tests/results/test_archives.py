@@ -466,6 +466,8 @@ def test_the_commands_export_import_and_compare(tmp_path: Path) -> None:
     with pytest.raises(CommandError, match="differ"):
         call_command("compare_results", "--against", str(digest))
     text = io.StringIO()
+    call_command("import_archive", str(out), "--dry-run", stdout=text)
+    assert "readable" in text.getvalue() and not Club.objects.exists()
     call_command("import_archive", str(out), stdout=text)
     assert "Imported" in text.getvalue()
     call_command("import_archive", str(out), stdout=text)
