@@ -321,6 +321,13 @@ JSON_MAX_DEPTH = env_int("JSON_MAX_DEPTH", 32)
 #: A player CSV import: bytes and rows.
 CSV_MAX_BYTES = env_int("CSV_MAX_BYTES", 1024 * 1024)
 CSV_MAX_ROWS = env_int("CSV_MAX_ROWS", 2000)
+#: A past-results spreadsheet (docs/imports.md): bytes and rows.
+RESULTS_IMPORT_MAX_BYTES = env_int("RESULTS_IMPORT_MAX_BYTES", CSV_MAX_BYTES)
+RESULTS_IMPORT_MAX_ROWS = env_int("RESULTS_IMPORT_MAX_ROWS", CSV_MAX_ROWS)
+#: An event or club archive (docs/archives.md): the file, its members, their unpacked size.
+ARCHIVE_MAX_BYTES = env_int("ARCHIVE_MAX_BYTES", 50 * 1024 * 1024)
+ARCHIVE_MAX_MEMBERS = env_int("ARCHIVE_MAX_MEMBERS", 100_000)
+ARCHIVE_MAX_UNCOMPRESSED = env_int("ARCHIVE_MAX_UNCOMPRESSED", 500 * 1024 * 1024)
 
 #: Age in seconds after which an API token is refused (a new one is issued at
 #: /api/v1/auth/token/); revoke one with `manage.py revoke_token USER`.

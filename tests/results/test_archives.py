@@ -421,10 +421,13 @@ def test_the_import_page_previews_then_imports_on_confirmation_for_site_staff() 
     organiser = Client()
     organiser.force_login(UserFactory())
     assert organiser.get(url).status_code == 403
+    assert 'id="import-archive"' not in organiser.get(reverse("manage-home")).content.decode()
     assert Client().get(url).status_code == 302
     staff = Client()
     staff.force_login(superuser())
     assert staff.get(url).status_code == 200
+    assert 'id="import-archive"' in staff.get(reverse("manage-home")).content.decode()
+    assert f'href="{url}"' in staff.get(reverse("manage-home")).content.decode()
 
     bad = staff.post(url, {"file": io.BytesIO(b"junk")})
     assert bad.status_code == 400 and "not a zip archive" in bad.content.decode()
