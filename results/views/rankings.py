@@ -62,7 +62,7 @@ def _filter_options(f: selectors.LeaderboardFilter) -> dict[str, SafeString]:
     club = f.club.slug if f.club is not None else ""
     season = str(f.season.pk) if f.season is not None else ""
     digest = hashlib.sha1(f"{club}&{season}".encode()).hexdigest()
-    key = f"results:lb-options:v3:{digest}"
+    key = f"results:lb-options:v3:{get_language()}:{digest}"  # the league links are words
     cached = cache.get(key)
     if cached is None:
         clubs = list(Club.objects.order_by("name").values_list("slug", "name"))

@@ -118,3 +118,13 @@ def test_a_player_page_leads_to_their_role_win_rates(client: Client) -> None:
     link = reverse("results:analytics-players") + "?a=li-wei"
     assert f'href="{link}"' in page
     assert client.get(link).status_code == 200
+
+
+def test_the_leaderboards_league_links_speak_each_readers_language(
+    client: Client, season: Season
+) -> None:
+    url = reverse("results:leaderboard")
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'id="league-links"' in english and "League rankings" in english
+    chinese = client.get(url, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "联赛排名" in chinese and "League rankings" not in chinese  # not the cached English
