@@ -32,6 +32,7 @@ from engine.analytics import (
 )
 from engine.rulesets import RULESETS
 from league.errors import UserError
+from league.i18n import ruleset_choices
 from league.models import Club, Player, Season
 from results.models import AnalyticsFigure, AnalyticsScope, AnalyticsSeat
 from results.pipeline.analytics_figures import Scope
@@ -139,7 +140,7 @@ def filter_choices() -> dict[str, list[tuple[str, str]]]:
             (str(s.pk), str(s))
             for s in Season.objects.select_related("league").order_by("-starts_on")[:200]
         ],
-        "rulesets": [(key, key) for key in RULESETS],
+        "rulesets": ruleset_choices(),  # the id with its description, as every select
     }
 
 

@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 from league.errors import UserError
@@ -21,6 +22,11 @@ from league.models import Player
 from results import analytics as reads
 from results.analytics import AnalyticsFilter, Figure
 from results.charts import interval_bar
+
+#: A referee's protests cell with no ruled protest (the referee has games: not "no games").
+NO_PROTESTS = _("no ruled protests")
+#: A referee's rounds cell when none of the games has a full record (result-only games).
+NO_LENGTH = _("no full record")
 
 
 def chart_rows(figures: Iterable[Figure], percent: bool = True) -> list[dict[str, Any]]:
@@ -73,10 +79,10 @@ def analytics(request: HttpRequest) -> HttpResponse:
                 "name": r.name,
                 "games": r.games,
                 "cells": [
-                    chart_rows([r.rounds], percent=False)[0],
+                    {**chart_rows([r.rounds], percent=False)[0], "empty": NO_LENGTH},
                     chart_rows([r.bonuses], percent=False)[0],
                     chart_rows([r.penalties], percent=False)[0],
-                    chart_rows([r.protests])[0],
+                    {**chart_rows([r.protests])[0], "empty": NO_PROTESTS},
                 ],
             }
             for r in data.referees

@@ -371,6 +371,17 @@ def test_pages_show_figures_with_n_and_interval(client: Client, lg: League8) -> 
     assert "Head-to-head" in players and "75.0 %" in players and "1 of n = 1" in players
 
 
+def test_referee_cells_and_ruleset_filter_read_in_words(client: Client, lg: League8) -> None:
+    """A referee with games but no ruled protest, or only result-only games, is not said to
+    have "no games"; the ruleset filter names each ruleset as every other select does."""
+    page = client.get(reverse("results:analytics")).content.decode()
+    table = page.split('id="referee-table"')[1].split("</table>")[0]
+    assert "no games" not in table
+    assert table.count("no ruled protests") == 2  # R1 and R2: no protest ruled
+    assert table.count("no full record") == 1  # R2: result-only games
+    assert '<option value="classic">classic — 003 rules' in page
+
+
 def test_numbers_in_the_readers_language(client: Client, lg: League8) -> None:
     client.cookies["django_language"] = "es"
     page = client.get(reverse("results:analytics"), HTTP_ACCEPT_LANGUAGE="es").content.decode()
