@@ -21,6 +21,7 @@ from games import selectors
 from games.models import Game
 from games.permissions import access_for
 from games.protests import public_protests
+from league.middleware import use_club_timezone
 from league.models import Player
 from results.account import WINNER_TEXT, account, awards
 from results.selectors import ROLE_LABELS
@@ -36,6 +37,7 @@ def game_account(request: HttpRequest, pk: int) -> HttpResponse:
     access = access_for(request)
     if not access.can_view_game(game):
         raise Http404
+    use_club_timezone(game.the_club)  # rulings' times as on the game's other pages
     secrets = access.can_see_secrets(game)
     record = selectors.confirmed_record(game) if secrets else None
     context: dict[str, Any] = {"game": game, "record": record, "released": game.released}

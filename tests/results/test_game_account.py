@@ -4,6 +4,7 @@ and the rulings on protests; nothing of it before release."""
 
 from __future__ import annotations
 
+import datetime
 import re
 from typing import Any
 
@@ -176,3 +177,19 @@ def test_account_query_budget(ev: Played, django_assert_max_num_queries: Any) ->
     page(game, client)  # warm Django's own caches
     with django_assert_max_num_queries(5):
         assert page(game, client).status_code == 200
+
+
+def test_a_rulings_time_is_in_the_clubs_zone_as_on_the_protests_page(ev: Played) -> None:
+    game = play(ev)
+    club = game.the_club
+    club.timezone = "Asia/Shanghai"
+    club.save()
+    protest = file_protest(Filer.from_user(ev.players[3].user), game, phase="night 1", text="x")
+    rule_protest(ev.organiser, protest, decision="rejected", ruling="no")
+    Protest.objects.filter(pk=protest.pk).update(
+        ruled_at=datetime.datetime(2026, 3, 1, 23, 30, tzinfo=datetime.UTC)
+    )
+    rulings = page(game).content.decode().split('id="rulings"')[1].split("</section>")[0]
+    listed = Client().get(reverse("games:protests", args=[game.pk])).content.decode()
+    assert "March 2, 2026, 7:30" in rulings  # 23:30 UTC is 07:30 the next day in Shanghai
+    assert "March 2, 2026, 7:30" in listed
