@@ -305,6 +305,20 @@ def player_by_handle(value: Any, name: str) -> Player | None:
     return player
 
 
+def second_player(value: Any, a: Player | None) -> Player | None:
+    """The ``b`` parameter's player; the same player as ``a`` is refused (400): a player
+    has no head-to-head with themself."""
+    b = player_by_handle(value, "b")
+    if b is not None and a is not None and b.pk == a.pk:
+        raise UserError(
+            _("Choose a second player other than the first."),
+            code="analytics.player",
+            params={"handle": b.handle, "parameter": "b"},
+            status=400,
+        )
+    return b
+
+
 def role_rates(player: Player, f: AnalyticsFilter) -> list[Figure]:
     """The player's win rate in each role, over the filter's released games (one query);
     every role is listed, n = 0 included."""

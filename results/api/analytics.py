@@ -185,7 +185,7 @@ class PlayersView(APIView):
     def get(self, request: Request) -> Response:
         f = reads.analytics_filter(request.query_params)
         a = reads.player_by_handle(request.query_params.get("a"), "a")
-        b = reads.player_by_handle(request.query_params.get("b"), "b")
+        b = reads.second_player(request.query_params.get("b"), a)
         if a is None:
             raise UserError(
                 reads.NO_PLAYER, code="analytics.player", params={"handle": ""}, status=400

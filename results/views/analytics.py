@@ -111,7 +111,7 @@ def players(request: HttpRequest) -> HttpResponse:
     try:
         f = reads.analytics_filter(request.GET)
         a = _player(request, "a")
-        b = _player(request, "b")
+        b = reads.second_player(request.GET.get("b"), a)
     except UserError as e:
         error = str(e.message)
     context: dict[str, Any] = {

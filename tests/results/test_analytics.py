@@ -420,6 +420,15 @@ def test_unknown_player_is_400(client: Client) -> None:
     assert client.get(reverse("results:analytics-players")).status_code == 200
 
 
+def test_a_player_against_themself_is_400(client: Client, lg: League8) -> None:
+    same = {"a": lg.p[0].handle, "b": lg.p[0].handle}
+    page = client.get(reverse("results:analytics-players"), same)
+    assert page.status_code == 400 and b'id="filter-error"' in page.content
+    assert b'id="head-to-head"' not in page.content
+    api = client.get(reverse("results-api:analytics-players"), same)
+    assert api.status_code == 400 and api.json()["params"]["parameter"] == "b"
+
+
 def test_api_figures_carry_n_and_interval(client: Client, lg: League8) -> None:
     data = client.get(reverse("results-api:analytics"), {"season": lg.season.pk}).json()
     assert data["filters"]["season"] == lg.season.pk and data["games"] == 3
