@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
@@ -159,5 +160,7 @@ def import_page(request: HttpRequest) -> HttpResponse:
         (UPLOADS / f"{token}.zip").write_bytes(data)
         request.session[SESSION_KEY] = token
         counts = [(COUNT_LABELS[k], n) for k, n in preview.counts.items() if k in COUNT_LABELS]
-        context |= {"preview": preview, "token": token, "counts": counts}
+        made = preview.archive.manifest.get("created_at")
+        created = parse_datetime(made) if isinstance(made, str) else None  # shown as a date
+        context |= {"preview": preview, "token": token, "counts": counts, "created": created}
     return render(request, "results/archive_import.html", context)

@@ -437,6 +437,8 @@ def test_the_import_page_previews_then_imports_on_confirmation_for_site_staff() 
     html = page.content.decode()
     assert page.status_code == 200 and 'id="archive-confirm"' in html
     assert "will be created" in html and not Club.objects.exists()  # nothing yet
+    made = json.loads(_zip_text(data)["manifest.json"])["created_at"]
+    assert made not in html  # when it was made: a date for people, not the ISO string
     token = re.search(r'name="token" value="([0-9a-f]+)"', html)
     assert token is not None
     assert staff.post(url, {"confirm": "1", "token": "0" * 32}).status_code == 302
