@@ -366,6 +366,23 @@ def sheet_state(actor: User, game: Game) -> dict[str, Any]:
     return state_json(game, sheet)
 
 
+#: The most points one award may give or take (checked when a step is added, as the
+#: reason's length): a referee's bonus or penalty is a fraction of a game's points, and an
+#: unbounded number (1e308) would show as hundreds of digits.
+MAX_POINTS = 10
+
+
+def _points_in_bounds(points: Any) -> bool:
+    """No points, or a number 0..MAX_POINTS with at most two decimals (the engine still
+    judges the sign: a bonus or penalty needs more than 0, a warning none)."""
+    if points is None or type(points) not in (int, float):
+        return True  # the engine refuses what is not a number
+    exact = Decimal(repr(points)) if isinstance(points, float) else Decimal(points)
+    if not exact.is_finite():
+        return True  # the engine's own refusal (record.type)
+    return 0 <= exact <= MAX_POINTS and exact == exact.quantize(Decimal("0.01"))
+
+
 def add_step(
     actor: User, game: Game, step: dict[str, Any], expected_revision: int | None
 ) -> dict[str, Any]:
@@ -392,6 +409,11 @@ def add_step(
                 raise StepError(
                     gettext_lazy("the reason may be at most %(n)s characters long"),
                     params={"n": MAX_REASON},
+                )
+            if not _points_in_bounds(clean.get("points")):
+                raise StepError(
+                    gettext_lazy("points are a number from 0 to %(max)s with at most two decimals"),
+                    params={"max": MAX_POINTS},
                 )
             if replay.state is not None:  # the phase it was given in, said by the engine
                 clean["phase"] = replay.state.expected().phase

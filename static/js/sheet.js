@@ -548,7 +548,7 @@
     state.seats.forEach(function (s) { seat.appendChild(el("option", { value: s.seat, text: seatName(s.seat) })); });
     var kind = el("select", { "aria-label": T.awards, id: "award-kind" });
     ["warning", "penalty", "bonus"].forEach(function (k) { kind.appendChild(el("option", { value: k, text: T[k] })); });
-    var points = el("input", { type: "number", step: "0.1", min: "0", placeholder: T.points, id: "award-points", "aria-label": T.points });
+    var points = el("input", { type: "number", step: "0.1", min: "0", max: "10", placeholder: T.points, id: "award-points", "aria-label": T.points });
     var reason = el("input", { type: "text", placeholder: T.reason, id: "award-reason", "aria-label": T.reason, maxlength: "200" });
     if (a.seat) seat.value = a.seat;
     if (a.kind) kind.value = a.kind;

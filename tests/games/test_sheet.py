@@ -448,3 +448,17 @@ def test_the_event_form_sets_the_timers(world: World, client: Any) -> None:
     world.event.refresh_from_db()
     timers = world.event.speech_seconds, world.event.tie_speech_seconds
     assert (*timers, world.event.last_words_seconds) == (75, 30, 15)
+
+
+@pytest.mark.parametrize("points", [1e308, 11, 0.001, 1e-300])
+def test_award_points_out_of_bounds_are_refused(world: World, points: float) -> None:
+    state = play(world, [_deal12()])
+    with refused(400, "sheet.invalid"):
+        play_more(world, state, [{"type": "award", "seat": 1, "kind": "penalty", "points": points}])
+
+
+def test_award_points_within_bounds_are_kept(world: World) -> None:
+    state = play(world, [_deal12()])
+    state = play_more(world, state, [{"type": "award", "seat": 1, "kind": "penalty", "points": 10}])
+    state = play_more(world, state, [{"type": "award", "seat": 2, "kind": "bonus", "points": 0.25}])
+    assert [a["points"] for a in state["awards"]] == [10, 0.25]
