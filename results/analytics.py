@@ -207,10 +207,16 @@ def _figure(row: AnalyticsFigure, label: str) -> Figure:
     return Figure(label, row.n, row.value, row.low, row.high, row.successes, row.params)
 
 
-def scope_figures(f: AnalyticsFilter) -> ScopeFigures:
+def scope_row(f: AnalyticsFilter) -> AnalyticsScope | None:
+    """The filter's scope (its number of games, when its figures last changed: the
+    version a rendering of them is cached under), or None when it holds no game."""
+    return AnalyticsScope.objects.filter(scope=f.scope.key).first()
+
+
+def scope_figures(f: AnalyticsFilter, scope: AnalyticsScope | None = None) -> ScopeFigures:
     """The stored figures of the filter's scope (empty when it holds no released game):
-    two queries."""
-    scope = AnalyticsScope.objects.filter(scope=f.scope.key).first()
+    two queries (one when its :func:`scope_row` is given)."""
+    scope = scope or scope_row(f)
     if scope is None:
         return ScopeFigures(0, None, [], [], [], [])
     rows = list(

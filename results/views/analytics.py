@@ -14,14 +14,19 @@ from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 from league.errors import UserError
 from league.models import Player
+from league.outages import cache
 from results import analytics as reads
 from results.analytics import AnalyticsFilter, Figure
 from results.charts import interval_bar
+from results.models import AnalyticsScope
 
 #: A referee's protests cell with no ruled protest (the referee has games: not "no games").
 NO_PROTESTS = _("no ruled protests")
@@ -59,22 +64,12 @@ def _filters(request: HttpRequest) -> tuple[AnalyticsFilter, str | None]:
         return AnalyticsFilter(), str(e.message)
 
 
-@require_GET
-def analytics(request: HttpRequest) -> HttpResponse:
-    f, error = _filters(request)
-    data = reads.scope_figures(f) if error is None else None
-    context: dict[str, Any] = {
-        "filter": f,
-        "error": error,
-        "choices": reads.filter_choices(),
-        "query": urlencode(f.params()),
-        "data": data,
-    }
-    if data is not None:
-        context["sides"] = [(g.title, chart_rows(g.figures)) for g in data.sides]
-        context["seats"] = chart_rows(data.seats)
-        context["victims"] = [(g.title, chart_rows(g.figures)) for g in data.victims]
-        context["referees"] = [
+def _figures_context(data: reads.ScopeFigures) -> dict[str, Any]:
+    return {
+        "sides": [(g.title, chart_rows(g.figures)) for g in data.sides],
+        "seats": chart_rows(data.seats),
+        "victims": [(g.title, chart_rows(g.figures)) for g in data.victims],
+        "referees": [
             {
                 "name": r.name,
                 "games": r.games,
@@ -86,14 +81,46 @@ def analytics(request: HttpRequest) -> HttpResponse:
                 ],
             }
             for r in data.referees
-        ]
-        context["rounds_chart"] = chart_rows(
+        ],
+        "rounds_chart": chart_rows(
             [
                 Figure(r.name, r.rounds.n, r.rounds.value, r.rounds.low, r.rounds.high)
                 for r in data.referees
             ],
             percent=False,
-        )
+        ),
+    }
+
+
+def figures_html(f: AnalyticsFilter, scope: AnalyticsScope) -> str:
+    """The scope's charts and tables, rendered once per version of its figures (its games
+    and when they last changed) and language: the rendering is most of the page's cost."""
+    when = scope.computed_at.timestamp() if scope.computed_at else 0
+    key = f"results:an:{scope.pk}-{scope.games}-{when}:{get_language()}"
+    html: str | None = cache.get(key)
+    if html is None:
+        context = _figures_context(reads.scope_figures(f, scope))
+        html = render_to_string("results/_analytics_figures.html", context)
+        cache.set(key, html, 600)
+    return html
+
+
+@require_GET
+def analytics(request: HttpRequest) -> HttpResponse:
+    f, error = _filters(request)
+    context: dict[str, Any] = {
+        "filter": f,
+        "error": error,
+        "choices": reads.filter_choices(),
+        "query": urlencode(f.params()),
+        "data": None,
+    }
+    if error is None:
+        scope = reads.scope_row(f)
+        context["data"] = {"games": scope.games if scope else 0, "computed_at": None}
+        if scope is not None and scope.games:
+            context["data"]["computed_at"] = scope.computed_at
+            context["figures"] = mark_safe(figures_html(f, scope))
     return render(request, "results/analytics.html", context, status=400 if error else 200)
 
 

@@ -251,6 +251,25 @@ def test_release_and_void_recompute(lg: League8) -> None:
     assert AnalyticsScope.objects.get(scope="all").games == 5
 
 
+def test_the_page_renders_its_figures_once_per_version(
+    client: Client, lg: League8, django_assert_max_num_queries: Any
+) -> None:
+    """The charts (most of the page's cost) are rendered once per version of the scope's
+    figures and language; a release makes a new version, shown at once."""
+    cache.clear()
+    url = reverse("results:analytics")
+    first = client.get(url).content.decode()
+    assert "66.7 %" in first and "2 of n = 3" in first  # classic good 2 of 3
+    with django_assert_max_num_queries(3):  # the form (clubs, seasons), the scope: no figures
+        again = client.get(url).content.decode()
+    assert again.split('id="sides"')[1] == first.split('id="sides"')[1]
+    lg.alpha.release(lg.g4)  # G4: killers won → classic good 2 of 4, killers 2 of 4
+    after = client.get(url).content.decode()
+    assert "6 released games" in after and "2 of n = 4" in after and "2 of n = 3" not in after
+    client.cookies["django_language"] = "es"
+    assert "2 de n = 4" in client.get(url, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+
+
 def test_rebuild_gives_the_same_figures(lg: League8) -> None:
     """The figures kept game by game (releases above, a void here) equal the figures of
     a rebuild from all games at once."""
