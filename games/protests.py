@@ -36,7 +36,7 @@ from django.db import transaction
 from django.db.models import Count, Q, QuerySet
 from django.db.models.functions import Coalesce
 from django.utils import timezone
-from django.utils.translation import gettext as _g
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game, GameVersion, Protest
@@ -174,15 +174,15 @@ def phase_label(phase: str) -> str:
     kind, n, ballot = match.groups()
     if kind is None:
         return {
-            "setup": _g("Seats and role cards"),
-            "awards": _g("Awards"),
-            "result": _g("Result"),
+            "setup": gettext("Seats and role cards"),
+            "awards": gettext("Awards"),
+            "result": gettext("Result"),
         }[phase]
     if kind == "night":
-        return _g("Night %(n)s") % {"n": n}
+        return gettext("Night %(n)s") % {"n": n}
     if ballot is None:
-        return _g("Day %(n)s") % {"n": n}
-    return _g("Day %(n)s, ballot %(k)s") % {"n": n, "k": ballot}
+        return gettext("Day %(n)s") % {"n": n}
+    return gettext("Day %(n)s, ballot %(k)s") % {"n": n, "k": ballot}
 
 
 def phase_choices(record: dict[str, Any] | None) -> list[tuple[str, str]]:

@@ -14,6 +14,7 @@ import pytest
 from django.db import connection, connections
 from django.test import Client
 from django.urls import reverse
+from django.utils.translation import override
 from rest_framework.test import APIClient
 
 from games import protests as protests_module
@@ -550,3 +551,18 @@ def test_two_chief_referees_rule_at_once(monkeypatch: pytest.MonkeyPatch) -> Non
     assert len(losses) == 1 and isinstance(losses[0], UserError), results
     assert losses[0].code == "protest.already_ruled"
     assert AuditEntry.objects.filter(action="game.protest.rule").count() == 1
+
+
+@pytest.mark.parametrize("lang", ["es", "zh-hans"])
+def test_phase_labels_are_in_the_readers_language(lang: str) -> None:
+    """The labels are marked with a name makemessages knows (``gettext``), so they reach
+    the catalogues: a Spanish or Chinese reader picks "Day 1, ballot 2" in their own words."""
+    english = {
+        "setup": "Seats and role cards",
+        "day 1 ballot 2": "Day 1, ballot 2",
+        "night 1": "Night 1",
+        "awards": "Awards",
+    }
+    with override(lang):
+        shown = {phase: protests_module.phase_label(phase) for phase in english}
+    assert not [phase for phase, text in english.items() if shown[phase] == text], shown
