@@ -47,7 +47,13 @@ from league.clubs.profiles import Notification, Preferences
 from league.errors import UserError
 from league.models import Club, ClubOrganiser, Player, PlayerClaim
 from league.outages import cache
-from results.models import EventResults, EventStanding, RatingsLedger, StageStanding
+from results.models import (
+    AnalyticsScope,
+    EventResults,
+    EventStanding,
+    RatingsLedger,
+    StageStanding,
+)
 from results.pipeline.standings import recompute_event
 
 #: How many pseudonyms are drawn at most to keep every lot-decided neighbour in place.
@@ -270,6 +276,11 @@ def delete_account(actor: User, *, confirm: str) -> Deletion:
         # the rating pages are cached under the ratings' version: a new one, new keys;
         # the home page's block (results.views.home, 30 s) goes after the commit
         RatingsLedger.objects.filter(pk=1).update(computed_at=timezone.now())
+        # so are the analytics' figures (results.views.analytics): those naming this
+        # account as a referee get a new version, so no rendering keeps the old name
+        AnalyticsScope.objects.filter(figures__referee__user=user).update(
+            computed_at=timezone.now()
+        )
         transaction.on_commit(_forget_home_page)
         audit(
             user,

@@ -22,7 +22,7 @@ from django.urls import reverse
 from games.models import Game, GameStatusChange, GameVersion
 from games.past_results import PastResultsError, import_results
 from games.records import check_record
-from league.models import AuditEntry, ClubOrganiser, Player
+from league.models import AuditEntry, ClubOrganiser, Player, Referee
 from results.account_deletion import delete_account
 from results.models import EventStanding, PlayerRating, StageStanding
 from tests.league.factories import PASSWORD, ClubOrganiserFactory
@@ -310,3 +310,13 @@ def test_club_games_and_imported_games_take_the_pseudonym_too(ev: Played) -> Non
     # a problem, not a second game)
     with pytest.raises(PastResultsError):
         import_results(ev.organiser, ev.club, "old.csv", text.encode())
+
+
+def test_a_deleted_referees_name_leaves_the_cached_analytics_page(ev: Played) -> None:
+    referee = ev.referee.user
+    name = str(ev.referee)
+    assert Client().get(reverse("results:analytics")).content.decode().count(name)  # cached
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        delete_account(referee, confirm=referee.username)
+    page = Client().get(reverse("results:analytics")).content.decode()
+    assert name not in page and str(Referee.objects.get(pk=ev.referee.pk)) in page
