@@ -94,17 +94,18 @@ def test_print_the_rounds_protocols_and_follow_the_qr_code(
     page.wait_for_url(f"{url}{reverse('games:sheet', args=[game2.pk])}")
 
 
+@pytest.mark.parametrize("seats", [12, 16])
 def test_the_games_protocol_fits_a_phone_and_a_page(
-    live_server: Any, transactional_db: None, browser: Any
+    live_server: Any, transactional_db: None, browser: Any, seats: int
 ) -> None:
-    world = make_world("classic", 12)
+    world = make_world("classic", seats)  # 16: the largest table classic allows
     url = live_server.url
     game_path = reverse("games:game", args=[world.game.pk])
     page = login(browser, url, world.user("referee"), game_path, **PHONE)
     page.click("#print-protocol")
     page.wait_for_url(f"{url}{reverse('games:protocol', args=[world.game.pk])}")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    assert page.locator("section.protocol .protocol-seats tbody tr").count() == 12
+    assert page.locator("section.protocol .protocol-seats tbody tr").count() == seats
     page.emulate_media(media="print")
     page.set_viewport_size({"width": round(PRINTABLE_WIDTH), "height": A4["height"]})
     box = page.locator("section.protocol").bounding_box()
