@@ -94,11 +94,11 @@ def test_print_the_rounds_protocols_and_follow_the_qr_code(
     page.wait_for_url(f"{url}{reverse('games:sheet', args=[game2.pk])}")
 
 
-@pytest.mark.parametrize("seats", [12, 16])
+@pytest.mark.parametrize(("ruleset", "seats"), [("classic", 12), ("mainstream", 17)])
 def test_the_games_protocol_fits_a_phone_and_a_page(
-    live_server: Any, transactional_db: None, browser: Any, seats: int
+    live_server: Any, transactional_db: None, browser: Any, ruleset: str, seats: int
 ) -> None:
-    world = make_world("classic", seats)  # 16: the largest table classic allows
+    world = make_world(ruleset, seats)  # 17: the largest table a ruleset allows
     url = live_server.url
     game_path = reverse("games:game", args=[world.game.pk])
     page = login(browser, url, world.user("referee"), game_path, **PHONE)
