@@ -215,7 +215,7 @@ PROBLEMS: dict[str, Promise] = {
         "game %(game)s was imported from this date, event and table with another result: "
         "correct it on its page (with a reason), or remove this row"
     ),
-    "results.record": _("%(violation)s"),
+    "results.record": _("the record is refused: %(violation)s"),
     # warnings: shown in the preview, not blocking
     "results.already_imported": _("already imported as game %(game)s: skipped"),
     "results.close_name": _(

@@ -156,6 +156,9 @@ def test_every_player_problem_names_the_column_it_is_about(name: str, handle: st
 def test_every_import_problem_renders_in_every_language(lang: str) -> None:
     sample = {"size": 300, "limit": 256, "cols": ["display_name", "handle"], "handle": "ana"}
     sample |= {"row": 2, "slug": "north", "name": "Ana", "existing": ["@ana"]}
+    # the past-results import's problems (games.past_results_words) join the same table
+    sample |= {"value": "x", "seat": 3, "game": 7, "roles": 11, "players": 12}
+    sample |= {"choices": ["date", "event"], "violation": "seat 3 voted twice"}
     with translation.override(lang):
         for code in IMPORT_PROBLEMS:
             text = import_problem_text(code, sample)
