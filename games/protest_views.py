@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import protests
+from games import paper, protests
 from games.models import Game, GameVersion, Protest
 from games.permissions import access_for, signed_in
 from games.selectors import confirmed_version
@@ -65,7 +65,7 @@ class RulingForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 4}),
     )
     record = forms.CharField(
-        label=gettext_lazy("Corrected record (KGR/1), when upheld"),
+        label=gettext_lazy("Corrected record, when upheld (the notation, or KGR/1 JSON)"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 12, "spellcheck": "false"}),
     )
@@ -182,8 +182,20 @@ def _ruled_protest(request: HttpRequest, pk: int, protest_pk: int) -> tuple[Game
 
 
 def _record_text(game: Game) -> str:
+    """The confirmed record to correct: in the notation (a line a phase, easy to change on
+    a phone), as JSON only when it cannot be printed."""
     version = confirmed_version(game)
-    return json.dumps(version.record, ensure_ascii=False, indent=1) if version else ""
+    if version is None:
+        return ""
+    return paper.printed(version.record) or json.dumps(version.record, ensure_ascii=False)
+
+
+def _correction(text: str) -> Any:
+    """The typed correction: JSON as it is (the record reader judges it), anything else
+    read as the notation (:class:`games.paper.TextProblem` names line and column)."""
+    if not text or text.lstrip().startswith("{"):
+        return text or None
+    return paper.parse_text(text)
 
 
 @login_first
@@ -202,9 +214,11 @@ def protest_rule(request: HttpRequest, pk: int, protest_pk: int) -> HttpResponse
                 protest,
                 decision=data["decision"],
                 ruling=data["ruling"],
-                record=(data["record"] or None) if upheld else None,
+                record=_correction(data["record"]) if upheld else None,
                 source=GameVersion.Source.UPLOAD,
             )
+        except paper.TextProblem as exc:
+            error = exc.message
         except UserError as exc:
             error = str(exc.message)
         else:

@@ -5,6 +5,7 @@ reasons, publicity after the ruling, the audit, the pages and the API's 4xx."""
 from __future__ import annotations
 
 import copy
+import html
 import json
 import threading
 import time
@@ -17,6 +18,7 @@ from django.urls import reverse
 from django.utils.translation import override
 from rest_framework.test import APIClient
 
+from engine.notation import print_notation
 from games import protests as protests_module
 from games.models import Game, GameVersion, Protest
 from games.permissions import Access
@@ -566,3 +568,24 @@ def test_phase_labels_are_in_the_readers_language(lang: str) -> None:
     with override(lang):
         shown = {phase: protests_module.phase_label(phase) for phase in english}
     assert not [phase for phase, text in english.items() if shown[phase] == text], shown
+
+
+def test_the_rule_page_corrects_the_record_in_the_notation(ev: Played, game: Game) -> None:
+    protest = filed(ev, game)
+    url = reverse("games:protest-rule", args=[game.pk, protest.pk])
+    client = Client()
+    client.force_login(ev.organiser)
+    page = client.get(url).content.decode()
+    text = print_notation(confirmed_record(game))
+    assert html.escape(text.splitlines()[0]) in page  # the record to correct, in the notation
+    bad = client.post(url, {"decision": "upheld", "ruling": "recount", "record": text + "\nZ9"})
+    said = bad.content.decode()
+    assert bad.status_code == 200 and 'id="ruling-error"' in said and "line " in said
+    protest.refresh_from_db()
+    assert protest.status == Protest.Status.OPEN and game.versions.count() == 1
+    fixed = text + "\nwarning 2"
+    done = client.post(url, {"decision": "upheld", "ruling": "recount", "record": fixed})
+    assert done.status_code == 302
+    protest.refresh_from_db()
+    assert protest.status == Protest.Status.UPHELD
+    assert protest.version is not None and protest.version.record == corrected(game)
