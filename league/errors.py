@@ -153,7 +153,14 @@ class RowProblem:
     message: str
 
     def __str__(self) -> str:
-        return f"row {self.row}, {self.column}: {self.message}"
+        """The problem in the reader's language; one about the whole file (row 0) names
+        no row."""
+        if self.row < 1:
+            return str(gettext_lazy("the whole file: %(message)s") % {"message": self.message})
+        return str(
+            gettext_lazy("row %(row)s, %(column)s: %(message)s")
+            % {"row": self.row, "column": self.column, "message": self.message}
+        )
 
 
 @dataclass(frozen=True)

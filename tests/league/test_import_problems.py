@@ -14,7 +14,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from league.clubs import services as club_services
-from league.errors import CsvImportError, ImportProblem, UserError
+from league.errors import CsvImportError, ImportProblem, RowProblem, UserError
 from league.events import imports as event_imports
 from league.i18n import IMPORT_PROBLEMS, import_problem_text
 from league.models import Event, Registration
@@ -172,3 +172,11 @@ def test_every_import_problem_is_translated(lang: str) -> None:
             english = str(template)
         with translation.override(lang):
             assert str(template) != english, code
+
+
+def test_a_row_problem_reads_in_the_readers_language_and_a_file_problem_names_no_row() -> None:
+    assert str(RowProblem(3, "handle", "bad")) == "row 3, handle: bad"
+    assert str(RowProblem(0, "file", "too many rows")) == "the whole file: too many rows"
+    with translation.override("es"):
+        said = str(RowProblem(3, "handle", "bad"))
+        assert said != "row 3, handle: bad" and "3" in said and "handle" in said
