@@ -65,7 +65,7 @@ def etag(game: Game) -> str:
     return f'"{game.revision}"'
 
 
-def _visible_game(request: Request, pk: int) -> Game:
+def visible_game(request: Request, pk: int) -> Game:
     """The game, or 404 for anyone who may not know it exists."""
     try:
         game = selectors.game_by_id(pk)
@@ -126,7 +126,7 @@ class GameDetail(APIView):
 
     @extend_schema(responses={200: GameOutput, 404: ErrorOutput})
     def get(self, request: Request, pk: int) -> Response:
-        return _game_response(request, _visible_game(request, pk))
+        return _game_response(request, visible_game(request, pk))
 
 
 class GameVersions(GameAPIView):
@@ -134,7 +134,7 @@ class GameVersions(GameAPIView):
 
     @extend_schema(responses={200: VersionOutput(many=True), 403: ErrorOutput})
     def get(self, request: Request, pk: int) -> Response:
-        game = _visible_game(request, pk)
+        game = visible_game(request, pk)
         access = access_for(request)
         if not access.can_see_secrets(game):
             raise UserError(
@@ -184,7 +184,7 @@ def _expected_revision(request: Request, body: dict[str, Any]) -> int:
 def _submit(
     request: Request, pk: int, shape: type[rf.Serializer[Any]], reason_required: bool
 ) -> Response:
-    game = _visible_game(request, pk)
+    game = visible_game(request, pk)
     if not access_for(request).can_submit(game):  # before reading the body
         raise services.not_allowed(
             gettext_lazy("Only this game's officials can submit its record.")
@@ -212,7 +212,7 @@ def _game_write(
 ) -> Response:
     """A write to a game that names the revision it saw: parse, demand the revision
     (428), call the service, answer with the game."""
-    game = _visible_game(request, pk)
+    game = visible_game(request, pk)
     body = shape(data=request.data)
     body.is_valid(raise_exception=True)
     write(game, body.validated_data, _expected_revision(request, body.validated_data))
@@ -311,7 +311,7 @@ class SheetView(GameAPIView):
 
     @extend_schema(responses={200: SheetState, 403: ErrorOutput})
     def get(self, request: Request, pk: int) -> Response:
-        game = _visible_game(request, pk)
+        game = visible_game(request, pk)
         return Response(sheet.sheet_state(signed_in(request), game))
 
 
@@ -323,7 +323,7 @@ class SheetStep(GameAPIView):
         responses={200: SheetState, 400: ErrorOutput, 403: ErrorOutput, 409: ErrorOutput},
     )
     def post(self, request: Request, pk: int) -> Response:
-        game = _visible_game(request, pk)
+        game = visible_game(request, pk)
         body = StepInput(data=request.data)
         body.is_valid(raise_exception=True)
         state = sheet.add_step(
@@ -340,7 +340,7 @@ class SheetUndo(GameAPIView):
         responses={200: SheetState, 400: ErrorOutput, 403: ErrorOutput, 409: ErrorOutput},
     )
     def post(self, request: Request, pk: int) -> Response:
-        game = _visible_game(request, pk)
+        game = visible_game(request, pk)
         body = SheetRevisionInput(data=request.data)
         body.is_valid(raise_exception=True)
         state = sheet.undo_step(signed_in(request), game, body.validated_data["revision"])
@@ -355,7 +355,7 @@ class SheetSubmit(GameAPIView):
         responses={201: VersionOutput, 400: ErrorOutput, 403: ErrorOutput, 409: ErrorOutput},
     )
     def post(self, request: Request, pk: int) -> Response:
-        game = _visible_game(request, pk)
+        game = visible_game(request, pk)
         body = SheetRevisionInput(data=request.data)
         body.is_valid(raise_exception=True)
         version = sheet.submit_sheet(signed_in(request), game, body.validated_data["revision"])

@@ -21,9 +21,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import protests, selectors
-from games.api import ErrorOutput
-from games.models import Game, GameVersion, Protest
+from games import protests
+from games.api import ErrorOutput, visible_game
+from games.models import GameVersion, Protest
 from games.permissions import access_for, signed_in
 
 
@@ -90,16 +90,6 @@ def protest_data(p: Protest) -> dict[str, Any]:
     }
 
 
-def _game(request: Request, pk: int) -> Game:
-    try:
-        game = selectors.game_by_id(pk)
-    except Game.DoesNotExist:
-        raise Http404 from None
-    if not access_for(request).can_view_game(game):
-        raise Http404
-    return game
-
-
 class GameProtests(APIView):
     """A game's protests: read them, or file one."""
 
@@ -108,7 +98,7 @@ class GameProtests(APIView):
 
     @extend_schema(responses={200: ProtestOutput(many=True), 404: ErrorOutput}, tags=["games"])
     def get(self, request: Request, pk: int) -> Response:
-        game = _game(request, pk)
+        game = visible_game(request, pk)
         filer = protests.Filer.from_user(request.user)
         rows = protests.visible_protests(access_for(request), game, filer)
         return Response([protest_data(p) for p in rows])
@@ -119,7 +109,7 @@ class GameProtests(APIView):
         tags=["games"],
     )
     def post(self, request: Request, pk: int) -> Response:
-        game = _game(request, pk)
+        game = visible_game(request, pk)
         body = ProtestInput(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
@@ -150,7 +140,7 @@ class ProtestRuling(APIView):
         tags=["games"],
     )
     def post(self, request: Request, pk: int, protest_pk: int) -> Response:
-        game = _game(request, pk)
+        game = visible_game(request, pk)
         access = access_for(request)
         seen = protests.visible_protests(access, game, protests.Filer.from_user(request.user))
         protest = next((p for p in seen if p.pk == protest_pk), None)
