@@ -48,6 +48,7 @@ def _play(table: Table, seed: int, organiser: Any, admin: Any) -> Game:
     confirmer = organiser if referee != organiser else admin
     record = simulate_game(rules, len(handles), seed, players=handles)
     record["ruleset"] = rules
+    record["awards"] = [*record.get("awards", []), *_demo_awards(seed, len(handles))]
     record = {
         "format": record.pop("format"),
         "ruleset": record.pop("ruleset"),
@@ -58,6 +59,20 @@ def _play(table: Table, seed: int, organiser: Any, admin: Any) -> Game:
     services.confirm_version(confirmer, game, version.number)
     services.release_game(organiser, game)
     return game
+
+
+def _demo_awards(seed: int, seats: int) -> list[dict[str, Any]]:
+    """A few referees' awards, so the demo's referee figures have something to show."""
+    awards: list[dict[str, Any]] = []
+    if seed % 4 == 0:
+        awards.append({"seat": seed % seats + 1, "kind": "warning", "reason": "spoke at night"})
+    if seed % 5 == 0:
+        awards.append(
+            {"seat": (seed // 5) % seats + 1, "kind": "bonus", "points": 0.3, "reason": "sharp"}
+        )
+    if seed % 11 == 0:
+        awards.append({"seat": (seed // 11) % seats + 1, "kind": "penalty", "points": 0.5})
+    return awards
 
 
 def _tables(round_: Round) -> list[Table]:
