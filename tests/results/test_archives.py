@@ -83,6 +83,7 @@ def _normal(html: str) -> str:
     html = re.sub(r'nonce="[^"]*"', "", html)
     html = re.sub(r" · updated [^<]*", "", html)  # when the standings were computed
     html = re.sub(r"/games/\d+/", "/games/N/", html)
+    html = re.sub(r"#\d+\b", "#N", html)  # a game is named by its id (#146 here, #5 there)
     return re.sub(r"(game|row|g)-\d+", r"\1-N", html)
 
 
